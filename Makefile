@@ -1,0 +1,22 @@
+# The two commands of the quick start. Each one sets up everything it needs.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/mysticvale demo --players 2 --seed 1
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info src/*.egg-info
