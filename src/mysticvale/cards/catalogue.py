@@ -1,0 +1,466 @@
+"""Loading and validating card catalogues (the TOML files in ``cards/data``).
+
+A catalogue file describes one set.  The built-in files are ``data/<set>.toml``; a user
+who owns the printed cards can pass their own file in the same format to replace a set's
+data (``new_game(..., catalogue=FILE)``, ``mysticvale cards --check FILE``).  A file is
+checked whole: every problem is reported with the card's name (and the line, for TOML
+syntax errors), and a file with any problem is refused; nothing is half-loaded.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..engine.abilities import EFFECTS
+from ..engine.card_types import (
+    PROVENANCES, SLOTS, SYMBOLS, TRIGGERS, Ability, AdvancementType, ValeType,
+)
+from ..engine.catalogue import Catalogue
+from ..errors import CatalogueError
+
+#: Sets shipped with the package, in the order they are listed.
+KNOWN_SETS: tuple[str, ...] = ("base", "vale_of_magic", "twilight_garden")
+_ADV_FIELDS = {
+    "name", "kind", "level", "cost", "symbols", "end_vp", "neg_vp", "copies", "abilities",
+    "eclipse", "longwise", "generic", "text", "source", "provenance", "ability_value",
+}
+_VALE_FIELDS = {
+    "name", "level", "cost", "end_vp", "neg_vp", "copies", "abilities", "generic", "text",
+    "source", "provenance",
+}
+_START_FIELDS = {"name", "per_deck", "slot", "symbols", "text", "source", "provenance"}
+_VALUE_FIELDS_ADV = ("level", "cost", "symbols", "end_vp", "neg_vp", "copies", "ability",
+                     "eclipse", "longwise", "slot", "per_deck")
+_VALUE_FIELDS_VALE = ("level", "cost", "end_vp", "neg_vp", "copies", "ability")
+
+
+@dataclass(frozen=True)
+class StartingCard:
+    """A kind of starting card: how many per deck and its printed advancement (if any)."""
+
+    name: str
+    per_deck: int
+    slot: str | None
+    symbols: tuple[int, ...]
+    provenance: dict[str, str]
+    text: str = ""
+
+
+@dataclass
+class SetData:
+    """One set's validated data."""
+
+    id: str
+    title: str
+    counts: dict[str, dict[str, int]]
+    starting: list[StartingCard]
+    advancements: list[AdvancementType]
+    vales: list[ValeType]
+    raw: dict
+    source: str
+
+
+def builtin_path(set_id: str) -> Path:
+    return Path(str(resources.files("mysticvale.cards") / "data" / f"{set_id}.toml"))
+
+
+class _Checker:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.problems: list[str] = []
+
+    def err(self, where: str, msg: str) -> None:
+        self.problems.append(f"{where}: {msg}")
+
+    def int_field(self, where: str, card: dict, key: str, default: int | None = None,
+                  lo: int = 0, hi: int = 1000) -> int:
+        if key not in card:
+            if default is None:
+                self.err(where, f"missing required field '{key}'")
+                return 0
+            return default
+        v = card[key]
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.err(where, f"'{key}' must be a whole number, not {v!r}")
+            return 0
+        if not lo <= v <= hi:
+            self.err(where, f"'{key}' = {v} is out of range {lo}..{hi}")
+        return v
+
+    def bool_field(self, where: str, card: dict, key: str) -> bool:
+        v = card.get(key, False)
+        if not isinstance(v, bool):
+            self.err(where, f"'{key}' must be true or false, not {v!r}")
+            return False
+        return v
+
+    def str_field(self, where: str, card: dict, key: str, required: bool = False) -> str:
+        v = card.get(key)
+        if v is None:
+            if required:
+                self.err(where, f"missing required field '{key}'")
+            return ""
+        if not isinstance(v, str):
+            self.err(where, f"'{key}' must be text, not {v!r}")
+            return ""
+        return v
+
+    def symbols(self, where: str, card: dict) -> tuple[int, ...]:
+        raw = card.get("symbols", {})
+        if not isinstance(raw, dict):
+            self.err(where, f"'symbols' must be a table like {{ mana = 1 }}, not {raw!r}")
+            return (0,) * len(SYMBOLS)
+        for k in raw:
+            if k not in SYMBOLS:
+                self.err(where, f"unknown symbol {k!r} in 'symbols' (known: {', '.join(SYMBOLS)})")
+        return tuple(self.int_field(where, raw, s, default=0, hi=20) for s in SYMBOLS)
+
+    def unknown_fields(self, where: str, card: dict, allowed: set[str]) -> None:
+        for k in card:
+            if k not in allowed:
+                self.err(where, f"unknown field '{k}'")
+
+    def provenance(self, where: str, card: dict, fields: Iterable[str]) -> dict[str, str]:
+        raw = card.get("provenance", {})
+        if not isinstance(raw, dict):
+            self.err(where, "'provenance' must be a table like { cost = \"provisional\" }")
+            return {}
+        out = {}
+        allowed = set(fields) | {"name"}
+        for k, v in raw.items():
+            if k not in allowed:
+                self.err(where, f"provenance given for unknown field '{k}'")
+            elif v not in PROVENANCES:
+                self.err(where, f"provenance of '{k}' must be one of {', '.join(PROVENANCES)}, not {v!r}")
+            else:
+                out[k] = v
+        return out
+
+    def abilities(self, where: str, card: dict) -> tuple[Ability, ...]:
+        raw = card.get("abilities", [])
+        if not isinstance(raw, list):
+            self.err(where, "'abilities' must be a list of tables")
+            return ()
+        out = []
+        for i, a in enumerate(raw):
+            w = f"{where}, ability {i + 1}"
+            if not isinstance(a, dict):
+                self.err(w, "must be a table like { trigger = \"harvest\", effect = \"...\" }")
+                continue
+            trig = a.get("trigger")
+            eff = a.get("effect")
+            if trig not in TRIGGERS:
+                self.err(w, f"unknown trigger {trig!r} (known: {', '.join(TRIGGERS)})")
+                continue
+            spec = EFFECTS.get(eff)
+            if spec is None:
+                self.err(w, f"unknown effect {eff!r}")
+                continue
+            if trig not in spec.triggers:
+                self.err(w, f"effect {eff!r} cannot have trigger {trig!r} (it can: {', '.join(spec.triggers)})")
+            params = {k: v for k, v in a.items() if k not in ("trigger", "effect", "optional", "text")}
+            for k, v in params.items():
+                if k not in spec.params:
+                    self.err(w, f"effect {eff!r} takes no parameter {k!r} (it takes: {', '.join(spec.params) or 'none'})")
+                elif not isinstance(v, spec.params[k]) or isinstance(v, bool) and spec.params[k] is not bool:
+                    self.err(w, f"parameter {k!r} has the wrong type: {v!r}")
+            optional = a.get("optional", False)
+            if not isinstance(optional, bool):
+                self.err(w, "'optional' must be true or false")
+                optional = False
+            out.append(Ability(trig, eff, params, optional, str(a.get("text", ""))))
+        return tuple(out)
+
+
+def parse_set(text: str, source: str) -> SetData:
+    """Parse and validate one catalogue file's text; raise CatalogueError listing every problem."""
+    chk = _Checker(source)
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogueError([f"not valid TOML: {exc}"], source) from None
+    meta = raw.get("set")
+    set_id = ""
+    title = ""
+    counts: dict[str, dict[str, int]] = {}
+    if not isinstance(meta, dict):
+        chk.err("[set]", "missing the [set] table (with id = \"base\" or another set)")
+    else:
+        set_id = chk.str_field("[set]", meta, "id", required=True)
+        title = chk.str_field("[set]", meta, "title")
+        if set_id and set_id not in KNOWN_SETS:
+            chk.err("[set]", f"unknown set id {set_id!r} (known: {', '.join(KNOWN_SETS)})")
+        for key in ("advancements", "vales"):
+            c = meta.get(key, {})
+            if isinstance(c, dict):
+                counts[key] = {k: v for k, v in c.items() if isinstance(v, int)}
+    for key in raw:
+        if key not in ("set", "starting", "advancement", "vale"):
+            chk.err(f"[{key}]", "unknown section (known: set, starting, advancement, vale)")
+
+    starting: list[StartingCard] = []
+    for i, card in enumerate(raw.get("starting", [])):
+        name = card.get("name") if isinstance(card, dict) else None
+        where = f"starting card {name or i + 1!r}"
+        if not isinstance(card, dict):
+            chk.err(where, "must be a table")
+            continue
+        chk.unknown_fields(where, card, _START_FIELDS)
+        chk.str_field(where, card, "name", required=True)
+        slot = card.get("slot")
+        if slot is not None and slot not in SLOTS:
+            chk.err(where, f"'slot' must be one of {', '.join(SLOTS)}, not {slot!r}")
+        starting.append(StartingCard(
+            name=str(name), per_deck=chk.int_field(where, card, "per_deck", hi=20), slot=slot,
+            symbols=chk.symbols(where, card), text=chk.str_field(where, card, "text"),
+            provenance=chk.provenance(where, card, _VALUE_FIELDS_ADV),
+        ))
+    if starting and sum(s.per_deck for s in starting) != 20:
+        chk.err("starting cards", f"a player's deck must have 20 cards, these give {sum(s.per_deck for s in starting)}")
+
+    advs: list[AdvancementType] = []
+    names: set[str] = set()
+    for i, card in enumerate(raw.get("advancement", [])):
+        name = card.get("name") if isinstance(card, dict) else None
+        where = f"advancement {name or '#' + str(i + 1)!r}"
+        if not isinstance(card, dict):
+            chk.err(where, "must be a table")
+            continue
+        chk.unknown_fields(where, card, _ADV_FIELDS)
+        chk.str_field(where, card, "name", required=True)
+        if name in names:
+            chk.err(where, "the name is used twice")
+        names.add(str(name))
+        kind = card.get("kind", "advancement")
+        if kind not in ("advancement", "fertile_soil"):
+            chk.err(where, f"'kind' must be advancement or fertile_soil, not {kind!r}")
+        level = chk.int_field(where, card, "level", lo=0 if kind == "fertile_soil" else 1, hi=3)
+        copies_raw = card.get("copies", [[s] for s in SLOTS])
+        copies: list[tuple[str, ...]] = []
+        if not isinstance(copies_raw, list) or not copies_raw:
+            chk.err(where, "'copies' must be a non-empty list of slot lists like [[\"top\"], [\"middle\"]]")
+        else:
+            for c in copies_raw:
+                if not isinstance(c, list) or not c or any(s not in SLOTS for s in c) or len(set(c)) != len(c):
+                    chk.err(where, f"each copy must list slots from {', '.join(SLOTS)}, not {c!r}")
+                else:
+                    copies.append(tuple(s for s in SLOTS if s in c))
+        ability_value = card.get("ability_value", 0.0)
+        if not isinstance(ability_value, (int, float)) or isinstance(ability_value, bool):
+            chk.err(where, f"'ability_value' must be a number, not {ability_value!r}")
+        prov = chk.provenance(where, card, _VALUE_FIELDS_ADV)
+        advs.append(AdvancementType(
+            name=str(name), set=set_id, kind=kind, level=level,
+            cost=chk.int_field(where, card, "cost", hi=99),
+            symbols=chk.symbols(where, card),
+            end_vp=chk.int_field(where, card, "end_vp", default=0, hi=99),
+            neg_vp=chk.int_field(where, card, "neg_vp", default=0, hi=999),
+            copies=tuple(copies), abilities=chk.abilities(where, card),
+            eclipse=chk.bool_field(where, card, "eclipse"),
+            longwise=chk.bool_field(where, card, "longwise"),
+            generic=chk.bool_field(where, card, "generic"),
+            text=chk.str_field(where, card, "text"),
+            provenance={**prov, "_source": str(card.get("source", "")),
+                        "_ability_value": str(ability_value)},
+        ))
+
+    vales: list[ValeType] = []
+    for i, card in enumerate(raw.get("vale", [])):
+        name = card.get("name") if isinstance(card, dict) else None
+        where = f"vale {name or '#' + str(i + 1)!r}"
+        if not isinstance(card, dict):
+            chk.err(where, "must be a table")
+            continue
+        chk.unknown_fields(where, card, _VALE_FIELDS)
+        chk.str_field(where, card, "name", required=True)
+        if name in names:
+            chk.err(where, "the name is used twice")
+        names.add(str(name))
+        cost_raw = card.get("cost")
+        cost = (0, 0, 0, 0)
+        if not isinstance(cost_raw, dict):
+            chk.err(where, "'cost' must be a table like { animal = 1, forest = 0, sky = 1, any = 0 }")
+        else:
+            for k in cost_raw:
+                if k not in ("animal", "forest", "sky", "any"):
+                    chk.err(where, f"unknown spirit {k!r} in 'cost' (known: animal, forest, sky, any)")
+            cost = tuple(chk.int_field(where, cost_raw, k, default=0, hi=9)
+                         for k in ("animal", "forest", "sky", "any"))  # type: ignore[assignment]
+            if sum(cost) == 0:
+                chk.err(where, "a vale must cost at least one spirit symbol")
+        vales.append(ValeType(
+            name=str(name), set=set_id, level=chk.int_field(where, card, "level", lo=1, hi=2),
+            cost=cost, end_vp=chk.int_field(where, card, "end_vp", default=0, hi=99),
+            neg_vp=chk.int_field(where, card, "neg_vp", default=0, hi=99),
+            copies=chk.int_field(where, card, "copies", default=1, lo=1, hi=9),
+            abilities=chk.abilities(where, card), generic=chk.bool_field(where, card, "generic"),
+            text=chk.str_field(where, card, "text"),
+            provenance={**chk.provenance(where, card, _VALUE_FIELDS_VALE),
+                        "_source": str(card.get("source", ""))},
+        ))
+    if chk.problems:
+        raise CatalogueError(chk.problems, source)
+    return SetData(set_id, title, counts, starting, advs, vales, raw, source)
+
+
+def read_set_file(path: str | Path) -> SetData:
+    """Read and validate a catalogue file; CatalogueError (listing every problem) if bad."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CatalogueError([f"cannot read the file: {exc.strerror}"], str(p)) from None
+    except UnicodeDecodeError:
+        raise CatalogueError(["the file is not UTF-8 text"], str(p)) from None
+    return parse_set(text, str(p))
+
+
+_BUILTIN_CACHE: dict[str, SetData] = {}
+
+
+def builtin_set(set_id: str) -> SetData:
+    if set_id not in _BUILTIN_CACHE:
+        _BUILTIN_CACHE[set_id] = read_set_file(builtin_path(set_id))
+    return _BUILTIN_CACHE[set_id]
+
+
+def check_sets(sets: Iterable[str]) -> tuple[str, ...]:
+    sets = tuple(sets)
+    if not sets:
+        raise ValueError("choose at least one set (known sets: " + ", ".join(KNOWN_SETS) + ")")
+    for s in sets:
+        if s not in KNOWN_SETS:
+            raise ValueError(f"unknown set {s!r}; known sets: {', '.join(KNOWN_SETS)}")
+    if len(set(sets)) != len(sets):
+        raise ValueError(f"a set is named twice in {sets!r}")
+    return tuple(s for s in KNOWN_SETS if s in sets)
+
+
+_CATALOGUE_CACHE: dict[tuple, Catalogue] = {}
+
+
+def load_catalogue(sets: Iterable[str] = ("base",),
+                   files: str | Path | Iterable[str | Path] | None = None) -> Catalogue:
+    """The catalogue for ``sets``: built-in data, with any set replaced by a user file.
+
+    The starting cards and Fertile Soil always come from the base data (Twilight Garden
+    can replace the base game's advancements and vales, "but use the Fertile Soil
+    advancements as normal", file 003).
+    """
+    sets = check_sets(sets)
+    if files is None:
+        paths: tuple[Path, ...] = ()
+    elif isinstance(files, (str, Path)):
+        paths = (Path(files),)
+    else:
+        paths = tuple(Path(f) for f in files)
+    key = (sets, tuple(str(p.resolve()) for p in paths))
+    if not paths and key in _CATALOGUE_CACHE:
+        return _CATALOGUE_CACHE[key]
+    data = {s: builtin_set(s) for s in KNOWN_SETS if s in sets or s == "base"}
+    custom: dict[str, dict] = {}
+    for p in paths:
+        sd = read_set_file(p)
+        if sd.id not in data:
+            raise CatalogueError([f"the file is for set {sd.id!r}, which is not in this game's sets {sets}"], str(p))
+        data[sd.id] = sd
+        custom[sd.id] = sd.raw
+    cat = build_catalogue(sets, data, custom)
+    if not paths:
+        _CATALOGUE_CACHE[key] = cat
+    return cat
+
+
+def build_catalogue(sets: tuple[str, ...], data: dict[str, SetData], custom: dict[str, dict]) -> Catalogue:
+    base = data["base"]
+    problems = []
+    if not base.starting:
+        problems.append("the base data has no [[starting]] cards")
+    advs: dict[str, AdvancementType] = {}
+    vales: dict[str, ValeType] = {}
+    for sd in data.values():
+        for t in sd.advancements:
+            if t.kind == "fertile_soil" and sd.id != "base":
+                problems.append(f"advancement {t.name!r}: Fertile Soil belongs in the base data")
+            if t.kind == "fertile_soil" or sd.id in sets:
+                if t.name in advs:
+                    problems.append(f"advancement {t.name!r} is in two sets")
+                advs[t.name] = t
+        if sd.id in sets:
+            for v in sd.vales:
+                if v.name in vales:
+                    problems.append(f"vale {v.name!r} is in two sets")
+                vales[v.name] = v
+    for st in base.starting:
+        if st.slot is None:
+            continue
+        if st.name in advs:
+            t = advs[st.name]
+            if t.symbols != st.symbols:
+                problems.append(f"starting card {st.name!r}: its symbols differ from the advancement of that name")
+        else:
+            advs[st.name] = AdvancementType(
+                name=st.name, set="base", kind="starting", level=0, cost=0, symbols=st.symbols,
+                end_vp=0, neg_vp=0, copies=((st.slot,),), text=st.text, provenance=st.provenance,
+            )
+    if not any(t.kind == "fertile_soil" for t in advs.values()):
+        problems.append("the base data has no Fertile Soil advancement")
+    for lvl in (1, 2, 3):
+        if not any(t.kind == "advancement" and t.level == lvl for t in advs.values()):
+            problems.append(f"the chosen sets have no level-{lvl} advancement")
+    for lvl in (1, 2):
+        if not any(v.level == lvl for v in vales.values()):
+            problems.append(f"the chosen sets have no level-{lvl} vale")
+    if problems:
+        raise CatalogueError(problems, "catalogue")
+    return Catalogue(sets=sets, advancements=advs, vales=vales,
+                     starting=[(st.name, st.per_deck) for st in base.starting],
+                     source="custom" if custom else "builtin", raw=custom or None)
+
+
+def catalogue_from_json(data: dict) -> Catalogue:
+    """Rebuild the catalogue a saved game was played with."""
+    sets = check_sets(data["sets"])
+    custom = data.get("custom") or {}
+    sds = {s: builtin_set(s) for s in KNOWN_SETS if s in sets or s == "base"}
+    for set_id, raw in custom.items():
+        # Re-validate a saved custom catalogue as if it were a file.
+        sds[set_id] = parse_set(_to_toml(raw), f"saved catalogue for {set_id}")
+    if not custom:
+        return load_catalogue(sets)
+    return build_catalogue(sets, sds, custom)
+
+
+def _to_toml(value: Any) -> str:
+    """A minimal TOML writer for catalogue data (tables, arrays of tables, scalars)."""
+    import json
+
+    def scalar(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return repr(v)
+        if isinstance(v, str):
+            return json.dumps(v)
+        if isinstance(v, list):
+            return "[" + ", ".join(scalar(x) for x in v) + "]"
+        if isinstance(v, dict):
+            return "{ " + ", ".join(f"{json.dumps(k)} = {scalar(x)}" for k, x in v.items()) + " }"
+        raise TypeError(v)
+
+    lines: list[str] = []
+    for key, v in value.items():
+        if isinstance(v, dict):
+            lines.append(f"[{key}]")
+            lines.extend(f"{json.dumps(k)} = {scalar(x)}" for k, x in v.items())
+        elif isinstance(v, list) and all(isinstance(x, dict) for x in v):
+            for item in v:
+                lines.append(f"[[{key}]]")
+                lines.extend(f"{json.dumps(k)} = {scalar(x)}" for k, x in item.items())
+        else:
+            lines.append(f"{json.dumps(key)} = {scalar(v)}")
+    return "\n".join(lines) + "\n"

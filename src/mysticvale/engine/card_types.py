@@ -1,0 +1,106 @@
+"""Card types as the engine sees them: printed numbers, slots, abilities.
+
+These are plain frozen records built by :mod:`mysticvale.cards.catalogue` from the data
+files.  The engine never reads the files itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Symbols on the left side of a card (counted while the card is in the field or on deck).
+SYMBOLS: tuple[str, ...] = (
+    "mana", "growth", "decay", "vp", "animal", "forest", "sky", "wild", "guardian", "curse",
+)
+SPIRITS: tuple[str, ...] = ("animal", "forest", "sky", "wild")
+SLOTS: tuple[str, ...] = ("top", "middle", "bottom")
+
+#: When an ability acts (the word printed before its text, or the rules' name for it).
+TRIGGERS: tuple[str, ...] = (
+    "when_played",   # resolves as the card goes from on-deck into the field
+    "harvest",       # usable once in the Harvest phase while in the field
+    "ongoing",       # always on, wherever the card is
+    "discard",       # resolves in the Discard phase
+    "when_bought",   # resolves the moment the card is bought
+    "end_game",      # only matters for final scoring
+    "spoil_guard",   # may be used instead of spoiling (Peacekeeper Druid, Aether Tree)
+    "buy_discount",  # a discount on an advancement sleeved on this card (Earthchant Chorus)
+    "on_spoil",      # resolves when you spoil while the card is in the field
+    "opponent_spoil",  # resolves when an opponent spoils (Echoing Waterfalls)
+)
+
+#: Kinds of provenance a catalogue value can have (shared/cards/README.md).
+PROVENANCES: tuple[str, ...] = ("rules", "public", "provisional")
+
+
+@dataclass(frozen=True)
+class Ability:
+    """One ability: when it acts, which handler does it, with which parameters."""
+
+    trigger: str
+    effect: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False, compare=True)
+    optional: bool = False
+    text: str = ""
+
+    def param(self, name: str, default: Any = None) -> Any:
+        return self.params.get(name, default)
+
+
+@dataclass(frozen=True)
+class AdvancementType:
+    """An advancement type (or a printed starting advancement such as Cursed Land)."""
+
+    name: str
+    set: str
+    kind: str                      # "advancement", "fertile_soil", "starting"
+    level: int                     # 0 for starting and Fertile Soil
+    cost: int
+    symbols: tuple[int, ...]       # in SYMBOLS order
+    end_vp: int                    # gray VP on the right side
+    neg_vp: int                    # red negative VP on the right side (a positive number)
+    copies: tuple[tuple[str, ...], ...]   # the slots each printed copy occupies
+    abilities: tuple[Ability, ...] = ()
+    eclipse: bool = False
+    longwise: bool = False
+    generic: bool = False
+    text: str = ""
+    provenance: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+
+    def symbol(self, name: str) -> int:
+        return self.symbols[SYMBOLS.index(name)]
+
+    @property
+    def legendary(self) -> bool:
+        return any(len(slots) > 1 for slots in self.copies)
+
+
+@dataclass(frozen=True)
+class ValeType:
+    """A vale card type: its spirit cost, VP and ability."""
+
+    name: str
+    set: str
+    level: int
+    cost: tuple[int, int, int, int]  # animal, forest, sky, any
+    end_vp: int
+    neg_vp: int
+    copies: int = 1
+    abilities: tuple[Ability, ...] = ()
+    generic: bool = False
+    text: str = ""
+    provenance: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+
+
+@dataclass(frozen=True)
+class AdvCopy:
+    """One printed copy of an advancement type: the type and the slots it fills."""
+
+    index: int
+    type: AdvancementType
+    slots: frozenset[str]
+
+    @property
+    def label(self) -> str:
+        return f"{self.type.name}@{'+'.join(s for s in SLOTS if s in self.slots)}"

@@ -1,0 +1,90 @@
+"""The cards of one game, indexed for the engine (built by ``mysticvale.cards``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .card_types import SLOTS, AdvancementType, AdvCopy, ValeType
+from .sleeve import SleeveStats, can_sleeve, compute_stats
+
+
+@dataclass
+class Catalogue:
+    """Advancement copies and vales of the chosen sets, plus memoised card stats.
+
+    ``copies`` lists every printed advancement copy that can exist in a game: the starting
+    advancements, every Fertile Soil slot, and each copy of each advancement type of the
+    chosen sets.  Cards refer to copies by index.
+    """
+
+    sets: tuple[str, ...]
+    advancements: dict[str, AdvancementType]
+    vales: dict[str, ValeType]
+    #: (name, cards per deck) of each kind of starting card; a name that is an
+    #: advancement type is printed on the card, any other name (Blank) is a bare card.
+    starting: list[tuple[str, int]] = field(default_factory=list)
+    source: str = "builtin"
+    raw: dict | None = None          # the catalogue file's data when it is not built in
+    copies: list[AdvCopy] = field(default_factory=list)
+    copy_index: dict[str, int] = field(default_factory=dict)
+    vale_list: list[ValeType] = field(default_factory=list)
+    vale_index: dict[str, int] = field(default_factory=dict)
+    _stats: dict[tuple[int, ...], SleeveStats] = field(default_factory=dict, repr=False)
+    _fits: dict[tuple[tuple[int, ...], int], bool] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        for t in self.advancements.values():
+            for slots in t.copies:
+                copy = AdvCopy(len(self.copies), t, frozenset(slots))
+                if copy.label in self.copy_index:
+                    continue  # two copies in the same slot are the same thing to the rules
+                self.copy_index[copy.label] = copy.index
+                self.copies.append(copy)
+        for v in self.vales.values():
+            self.vale_index[v.name] = len(self.vale_list)
+            self.vale_list.append(v)
+
+    # -- lookups -------------------------------------------------------------------
+    def copy_id(self, name: str, slot: str) -> int:
+        return self.copy_index[f"{name}@{slot}"]
+
+    def label(self, copy: int) -> str:
+        return self.copies[copy].label
+
+    def from_label(self, label: str) -> int:
+        try:
+            return self.copy_index[label]
+        except KeyError:
+            raise ValueError(f"no advancement copy {label!r} in this catalogue") from None
+
+    def stats(self, layers: tuple[int, ...]) -> SleeveStats:
+        """A card's stats, memoised (cards are immutable tuples)."""
+        s = self._stats.get(layers)
+        if s is None:
+            s = compute_stats(layers, self.copies)
+            self._stats[layers] = s
+        return s
+
+    def fits(self, layers: tuple[int, ...], copy: int) -> bool:
+        key = (layers, copy)
+        r = self._fits.get(key)
+        if r is None:
+            r = can_sleeve(layers, self.copies[copy], self.copies)
+            self._fits[key] = r
+        return r
+
+    def supply_copies(self, level: int) -> list[int]:
+        """Every copy of every level-``level`` advancement type (the supply deck)."""
+        out = []
+        for t in self.advancements.values():
+            if t.kind == "advancement" and t.level == level:
+                for slots in t.copies:
+                    out.append(self.copy_index[f"{t.name}@{'+'.join(s for s in SLOTS if s in slots)}"])
+        return out
+
+    def supply_vales(self, level: int) -> list[int]:
+        out = []
+        for v in self.vale_list:
+            if v.level == level:
+                out.extend([self.vale_index[v.name]] * v.copies)
+        return out

@@ -1,0 +1,127 @@
+"""The Discard phase: sleeve what was bought, Discard abilities, discard the field,
+replenish the commons and vale rows, and the yucata end-of-game trigger."""
+
+from __future__ import annotations
+
+from .actions import Action
+from .flow import ability_ref, card_abilities, queue_triggered
+from .harvest import placement_exists, sleeve_layers
+from .registry import decision, step
+from .state import State, Step
+from .zones import ask, card_name, discard_card, log, schedule
+
+
+@step("discard_start")
+def _step_discard_start(st: State, s: Step) -> None:
+    st.turn.phase = "discard"
+    schedule(st, Step("sleeve_next", s.player), Step("discard_abilities", s.player),
+             Step("discard_field", s.player), Step("replenish", s.player),
+             Step("prep_start", s.player))
+
+
+def sleeve_targets(st: State, p: int) -> list[int]:
+    """Field cards the first unsleeved purchase may go on while the rest still fit."""
+    t = st.turn
+    pu = t.purchases[0]
+    if pu.target is not None:
+        return [pu.target]
+    out = []
+    for c in st.players[p].field:
+        if not st.cat.fits(st.cards[c], pu.copy):
+            continue
+        saved = st.cards[c]
+        st.cards[c] = sleeve_layers(st, saved, pu.copy)
+        ok = placement_exists(st, t.purchases[1:])
+        st.cards[c] = saved
+        if ok:
+            out.append(c)
+    return out
+
+
+def sleeve(st: State, p: int, card: int) -> None:
+    t = st.turn
+    pu = t.purchases.pop(0)
+    before = st.cards[card]
+    after = sleeve_layers(st, before, pu.copy)
+    st.cards[card] = after
+    # An eclipse slid under the others is layer 0 and the layers above it shift up by one.
+    slid_under = len(after) > 1 and after[1:] == before
+    pos = 0 if slid_under else len(after) - 1
+    if slid_under:
+        t.new_layers = [[c, l + 1] if c == card else [c, l] for c, l in t.new_layers]
+    t.new_layers.append([card, pos])
+    log(st, "sleeve", p, f"Player {p + 1} sleeves {st.cat.label(pu.copy)} on {card_name(st, card)}.")
+
+
+@step("sleeve_next")
+def _step_sleeve_next(st: State, s: Step) -> None:
+    """Sleeve each bought advancement on a field card (never the on-deck card)."""
+    t = st.turn
+    if not t.purchases:
+        return
+    targets = sleeve_targets(st, s.player)
+    if len(targets) == 1:
+        sleeve(st, s.player, targets[0])
+        schedule(st, Step("sleeve_next", s.player))
+    else:
+        ask(st, "sleeve", s.player, copy=t.purchases[0].copy)
+
+
+def _sleeve_legal(st: State, pd) -> list[Action]:
+    return [Action("sleeve", (f"#{c}",)) for c in sleeve_targets(st, pd.player)]
+
+
+@decision("sleeve", _sleeve_legal, lambda st, pd: "sleeving an advancement")
+def _sleeve_apply(st: State, pd, action: Action) -> None:
+    sleeve(st, pd.player, int(action.args[0][1:]))
+    schedule(st, Step("sleeve_next", pd.player))
+
+
+@step("discard_abilities")
+def _step_discard_abilities(st: State, s: Step) -> None:
+    items = []
+    for c in st.players[s.player].field:
+        for layer, k, ab in card_abilities(st, c, "discard"):
+            items.append({"card": c, "layer": layer, "k": k, "ref": ability_ref(c, layer, k),
+                          "key": f"c{c}.{layer}.{k}"})
+    queue_triggered(st, s.player, items)
+
+
+@step("discard_field")
+def _step_discard_field(st: State, s: Step) -> None:
+    """Put the field in the discard pile (not the on-deck card); cards an ability keeps stay
+    as the first cards of the next field, in the order they were kept."""
+    pl = st.players[s.player]
+    kept = [c for c in st.turn.kept if c in pl.field]
+    for c in pl.field:
+        if c not in kept:
+            discard_card(st, s.player, c)
+    pl.field = kept
+    st.turn.kept = []
+
+
+@step("replenish")
+def _step_replenish(st: State, s: Step) -> None:
+    """Refill the commons: level 1 falls back to level 2, level 2 to level 3; level-1 vales
+    fall back to level 2 (file 000)."""
+    for level in (1, 2, 3):
+        row = st.commons[level]
+        for i, c in enumerate(row):
+            if c is None:
+                for src in range(level, 4):
+                    if st.adv_decks[src]:
+                        row[i] = st.adv_decks[src].pop()
+                        break
+    for level in (1, 2):
+        row = st.vale_rows[level]
+        for i, v in enumerate(row):
+            if v is None:
+                for src in range(level, 3):
+                    if st.vale_decks[src]:
+                        row[i] = st.vale_decks[src].pop()
+                        if src == 2 and not st.vale_decks[2] and st.ruleset.end_on_last_level2_vale \
+                                and st.end_triggered is None:
+                            st.end_triggered = "last_level2_vale"
+                            log(st, "end_triggered", None, "The last level-2 vale enters the commons: "
+                                "the game ends after this round.")
+                        break

@@ -1,0 +1,164 @@
+"""The public face of the engine: one game, driven by ``legal_actions`` / ``apply_action``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from ..errors import IllegalActionError
+from . import abilities as _abilities  # noqa: F401  (registers the effect vocabulary)
+from . import discard as _discard  # noqa: F401  (registers Discard-phase steps)
+from . import harvest as _harvest  # noqa: F401  (registers Harvest steps)
+from .actions import Action
+from .determinize import determinize as _determinize
+from .flow import acting_player, apply as _apply, legal_for_phase, run, start_turn
+from .observation import observe as _observe, visible_log
+from .rng import Rng
+from .rulesets import get_ruleset
+from .scoring import breakdown, scores as _scores, winners as _winners
+from .serialize import dumps, loads
+from .setup import new_state
+from .state import State
+
+
+class Game:
+    """A game of Mystic Vale.  Create one with :func:`new_game`."""
+
+    __slots__ = ("_st", "_legal")
+
+    def __init__(self, state: State) -> None:
+        self._st = state
+        self._legal: list[Action] | None = None
+
+    # -- driving the game ------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must act now (None once the game is over)."""
+        return acting_player(self._st)
+
+    def legal_actions(self) -> list[Action]:
+        """Every action legal now; non-empty until the game is over; ``str()`` of each is unique."""
+        if self._legal is None:
+            self._legal = legal_for_phase(self._st)
+        return list(self._legal)
+
+    def apply_action(self, action: Action | str) -> None:
+        """Apply a legal action (an :class:`Action` or its notation).
+
+        Raises :class:`IllegalActionError` (a ValueError) if it is not legal now, and
+        :class:`InvalidActionError` if the text is not notation; either way the game is
+        unchanged.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"expected an Action or its notation, not {type(action).__name__}")
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(self._why_illegal(action, legal))
+        self._st.history.append(str(action))
+        _apply(self._st, action)
+        self._legal = None
+
+    def _why_illegal(self, action: Action, legal: list[Action]) -> str:
+        if self._st.over:
+            return f"{action} is not legal: the game is over"
+        who = acting_player(self._st)
+        same = [str(a) for a in legal if a.verb == action.verb]
+        hint = f"; legal {action.verb!r} actions now: {', '.join(same[:12])}" if same else \
+            f"; legal now: {', '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''}"
+        return f"{action} is not legal now (player {who + 1 if who is not None else '-'} to act, " \
+               f"phase {self.phase}){hint}"
+
+    # -- reading the game ------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return "over" if self._st.over else self._st.turn.phase
+
+    @property
+    def players(self) -> int:
+        return len(self._st.players)
+
+    @property
+    def state(self) -> State:
+        """The full state, hidden information included (not for bots or clients)."""
+        return self._st
+
+    def is_over(self) -> bool:
+        return self._st.over
+
+    def scores(self) -> list[int]:
+        """Each seat's total points (final once the game is over)."""
+        return _scores(self._st)
+
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        return breakdown(self._st, seat)
+
+    def winners(self) -> list[int]:
+        """The winning seats (more than one when the win is shared); [] before the end."""
+        return _winners(self._st) if self._st.over else []
+
+    def observe(self, seat: int | None) -> dict:
+        """What ``seat`` may know, as a JSON-ready dict (``None``: a spectator)."""
+        if seat is not None and not 0 <= seat < len(self._st.players):
+            raise ValueError(f"no seat {seat} in a {len(self._st.players)}-player game")
+        return _observe(self._st, seat)
+
+    def log(self, seat: int | None, since: int = 0) -> list[dict]:
+        """The readable event log as ``seat`` may see it."""
+        return visible_log(self._st, seat, since)
+
+    @property
+    def history(self) -> list[str]:
+        return list(self._st.history)
+
+    # -- copies ----------------------------------------------------------------------
+    def clone(self) -> "Game":
+        g = Game(self._st.clone())
+        g._legal = list(self._legal) if self._legal is not None else None
+        return g
+
+    def determinize(self, viewer: int, rng: Rng | int) -> "Game":
+        """A full game consistent with what ``viewer`` knows, hidden order resampled."""
+        r = rng if isinstance(rng, Rng) else Rng(int(rng))
+        return Game(_determinize(self._st, viewer, r))
+
+    def to_json(self) -> str:
+        return dumps(self._st)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Game":
+        """Load a saved game; :class:`SaveError` if the text is not a valid save."""
+        return cls(loads(text))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.to_json() == other.to_json()
+
+    def __repr__(self) -> str:
+        return f"<Game {len(self._st.players)}p round {self._st.round} phase {self.phase}>"
+
+
+def new_game(players: int = 2, seed: int = 0, sets: Iterable[str] = ("base",), ruleset: str = "yucata",
+             catalogue: str | Path | Iterable[str | Path] | None = None, **options) -> Game:
+    """Set up a new game.
+
+    ``sets``: card sets (``base``, ``vale_of_magic``, ``twilight_garden``); ``ruleset``:
+    ``yucata`` (default) or ``english``; ``catalogue``: your own catalogue file(s) replacing
+    built-in set data.
+    """
+    from ..cards.catalogue import load_catalogue
+
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError(f"players must be a whole number from 2 to 4, not {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be a whole number, not {seed!r}")
+    if options:
+        raise ValueError(f"unknown option(s): {', '.join(sorted(options))}")
+    if isinstance(sets, str):
+        sets = (sets,)
+    rs = get_ruleset(ruleset)
+    cat = load_catalogue(tuple(sets), catalogue)
+    st = new_state(cat, rs, players, seed)
+    start_turn(st, st.first_player)
+    run(st)
+    return Game(st)

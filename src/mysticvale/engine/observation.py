@@ -1,0 +1,189 @@
+"""What one seat may know: the only view bots, the terminal, the server and the web see.
+
+Nearly everything in Mystic Vale is public.  Hidden are the *order* of every deck (player
+decks below the on-deck card, the supply decks), the contents of other players' decks and
+discard piles, and cards a player looks at privately.  An observation never holds the
+order of a deck: a seat's own deck is listed sorted by card id, and only the cards on top
+whose order that seat legitimately knows (after e.g. Wood Sprite Hoard) are listed in order.
+
+Schema (all keys always present unless noted):
+
+``viewer``            seat index, or None for a spectator
+``ruleset``, ``sets`` the game's rule set name and card sets
+``round``, ``turn_number``, ``phase`` (planting / harvest / discard / prep / over)
+``current_player``    whose turn it is; ``acting_player``: who must act now (None if over)
+``first_player``, ``vp_pool``, ``vp_reserve_taken``, ``end_triggered`` (None or why), ``over``
+``commons``           {"1": [card or None] x3, "2": ..., "3": ...}, each card an advancement
+                      copy ``{"label", "name", "level", "cost", "slots", "symbols", "text", ...}``
+``fertile_soil``      {"top": n, "middle": n, "bottom": n} copies left, and ``fertile_soil_cost``
+``advancement_decks`` {"1": count, ...}; ``vale_rows`` {"1": [vale or None] x4, "2": ...};
+                      ``vale_decks`` {"1": count, "2": count}
+``players``           one per seat: ``seat``, ``deck_count`` (without the on-deck card),
+                      ``discard_count``, ``field`` [card], ``on_deck`` card or None,
+                      ``vp_tokens``, ``curse_tokens``, ``mana_token_active``, ``star``,
+                      ``vales`` [vale], ``decay`` (net decay showing), ``owned_count``;
+                      for the viewer's own seat also ``deck`` [card] (sorted by id, no
+                      order), ``discard`` [card] and ``known_top`` [card id] (top last)
+``turn``              the active player's Harvest resources: ``mana``, ``spirits``
+                      {animal, forest, sky, wild} still free, ``advancement_buys``,
+                      ``vale_buys``, ``vale_limit``, ``bought`` [labels], ``spoiled``
+``pending``           None or {"kind", "player", "description"} plus, for its player only,
+                      ``cards`` [card] it shows privately
+``scores``            when the game is over: per seat a breakdown with ``total``; and ``winners``
+
+A card is ``{"id", "name", "advancements": [label], "mana", "growth", "decay", "vp",
+"curse", "guardian", "spirits": {animal, forest, sky, wild}, "abilities": [text]}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .card_types import SLOTS, SPIRITS, SYMBOLS
+from .registry import DECISIONS
+from .scoring import breakdown, winners
+from .state import State
+from .zones import net_decay, stats
+
+_CARD_CACHE: dict[tuple[int, tuple[int, ...]], dict] = {}
+
+
+def card_view(st: State, card: int) -> dict[str, Any]:
+    layers = st.cards[card]
+    key = (id(st.cat), layers)
+    base = _CARD_CACHE.get(key)
+    if base is None:
+        s = st.cat.stats(layers)
+        labels = [st.cat.copies[i].label for i in layers]
+        names = [st.cat.copies[layers[i]].type.name for i in s.active_layers]
+        sym = dict(zip(SYMBOLS, s.symbols))
+        base = {
+            "name": " + ".join(names) if names else "Blank",
+            "advancements": labels,
+            "covered": [st.cat.copies[layers[i]].label for i in range(len(layers)) if i not in s.active_layers],
+            "mana": sym["mana"], "growth": sym["growth"], "decay": sym["decay"], "vp": sym["vp"],
+            "curse": sym["curse"], "guardian": sym["guardian"],
+            "spirits": {k: sym[k] for k in SPIRITS},
+            "end_vp": s.end_vp, "neg_vp": s.neg_vp,
+            "abilities": [_ability_text(st, layers[l], ab) for l, ab in s.abilities],
+            "free_slots": [sl for sl in SLOTS if not any(
+                sl in st.cat.copies[layers[i]].slots for i in s.active_layers)],
+        }
+        _CARD_CACHE[key] = base
+    out = dict(base)
+    out["id"] = card
+    return out
+
+
+def _ability_text(st: State, copy: int, ab) -> str:
+    t = st.cat.copies[copy].type
+    return f"{t.name}: {ab.text or t.text}"
+
+
+def copy_view(st: State, copy: int) -> dict[str, Any]:
+    c = st.cat.copies[copy]
+    t = c.type
+    return {
+        "label": c.label, "name": t.name, "level": t.level, "cost": t.cost,
+        "slots": [s for s in SLOTS if s in c.slots],
+        "symbols": {k: v for k, v in zip(SYMBOLS, t.symbols) if v},
+        "end_vp": t.end_vp, "neg_vp": t.neg_vp, "eclipse": t.eclipse, "longwise": t.longwise,
+        "text": t.text, "set": t.set,
+    }
+
+
+def vale_view(st: State, v: int, *, new: bool = False) -> dict[str, Any]:
+    vt = st.cat.vale_list[st.vale_types[v]]
+    return {
+        "id": v, "name": vt.name, "level": vt.level,
+        "cost": dict(zip(("animal", "forest", "sky", "any"), vt.cost)),
+        "end_vp": vt.end_vp, "neg_vp": vt.neg_vp, "text": vt.text, "set": vt.set,
+        "bought_this_turn": new,
+    }
+
+
+def observe(st: State, viewer: int | None) -> dict[str, Any]:
+    from .flow import acting_player
+    from .harvest import mana_available, spirits_available
+
+    t = st.turn
+    players = []
+    for p, pl in enumerate(st.players):
+        new = set(t.new_vales) if t.player == p else set()
+        entry: dict[str, Any] = {
+            "seat": p,
+            "deck_count": len(pl.deck),
+            "discard_count": len(pl.discard),
+            "field": [card_view(st, c) for c in pl.field],
+            "on_deck": card_view(st, pl.on_deck) if pl.on_deck is not None else None,
+            "vp_tokens": pl.vp_tokens,
+            "curse_tokens": pl.curse_tokens,
+            "mana_token_active": pl.mana_token_active,
+            "star": pl.star,
+            "vales": [vale_view(st, v, new=v in new) for v in pl.vales],
+            "decay": net_decay(st, p),
+            "owned_count": len(pl.deck) + len(pl.field) + len(pl.discard) + (pl.on_deck is not None),
+        }
+        if viewer == p:
+            entry["deck"] = [card_view(st, c) for c in sorted(pl.deck)]
+            entry["discard"] = [card_view(st, c) for c in sorted(pl.discard)]
+            entry["known_top"] = list(pl.known_top)
+        players.append(entry)
+    turn: dict[str, Any] = {"player": t.player, "spoiled": t.spoiled,
+                            "advancement_buys": t.adv_buys, "vale_buys": t.vale_buys,
+                            "vale_limit": t.vale_limit,
+                            "bought": [st.cat.label(pu.copy) for pu in t.purchases]}
+    if t.phase == "harvest":
+        have = spirits_available(st)
+        turn["mana"] = mana_available(st)
+        turn["spirits"] = dict(zip(SPIRITS, have))
+        turn["spirits_spent"] = dict(zip(("animal", "forest", "sky", "any"), t.spirit_spent))
+    pending = None
+    if st.pending:
+        pd = st.pending[-1]
+        d = DECISIONS[pd.kind].describe
+        pending = {"kind": pd.kind, "player": pd.player,
+                   "description": d(st, pd) if d else pd.kind.replace("_", " ")}
+        if viewer == pd.player and pd.private:
+            pending["cards"] = [card_view(st, c) for c in pd.private]
+    soil = next(x for x in st.cat.advancements.values() if x.kind == "fertile_soil")
+    obs: dict[str, Any] = {
+        "viewer": viewer,
+        "ruleset": st.ruleset.name,
+        "sets": list(st.cat.sets),
+        "round": st.round,
+        "turn_number": st.turn_number,
+        "phase": "over" if st.over else t.phase,
+        "current_player": None if st.over else st.current,
+        "acting_player": acting_player(st),
+        "first_player": st.first_player,
+        "vp_pool": st.vp_pool,
+        "vp_reserve_taken": st.vp_reserve_taken,
+        "end_triggered": st.end_triggered,
+        "over": st.over,
+        "commons": {str(l): [copy_view(st, c) if c is not None else None for c in st.commons[l]]
+                    for l in (1, 2, 3)},
+        "fertile_soil": dict(st.soil_left),
+        "fertile_soil_cost": soil.cost,
+        "advancement_decks": {str(l): len(st.adv_decks[l]) for l in (1, 2, 3)},
+        "vale_rows": {str(l): [vale_view(st, v) if v is not None else None for v in st.vale_rows[l]]
+                      for l in (1, 2)},
+        "vale_decks": {str(l): len(st.vale_decks[l]) for l in (1, 2)},
+        "players": players,
+        "turn": turn,
+        "pending": pending,
+    }
+    if st.over:
+        obs["scores"] = [breakdown(st, p) for p in range(len(st.players))]
+        obs["winners"] = winners(st)
+    return obs
+
+
+def visible_log(st: State, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
+    """The event log as ``viewer`` may read it (private texts replaced for others)."""
+    out = []
+    for i, e in enumerate(st.events[since:], start=since):
+        text = e.text if e.private_to is None or e.private_to == viewer else e.public_text
+        if text:
+            out.append({"index": i, "kind": e.kind, "player": e.player, "text": text})
+    return out

@@ -1,0 +1,156 @@
+"""Moving cards between zones, counting symbols, gaining tokens, logging events.
+
+Small helpers every rules module uses.  Nothing here decides anything.
+"""
+
+from __future__ import annotations
+
+from .card_types import SYMBOLS
+from .sleeve import SleeveStats
+from .state import Event, Pending, State, Step
+
+_DECAY = SYMBOLS.index("decay")
+_GROWTH = SYMBOLS.index("growth")
+
+
+def stats(st: State, card: int) -> SleeveStats:
+    return st.cat.stats(st.cards[card])
+
+
+def card_name(st: State, card: int) -> str:
+    """A short readable name for a card: its advancements, or the starting card."""
+    layers = st.cards[card]
+    if not layers:
+        return f"#{card} Blank"
+    s = stats(st, card)
+    names = [st.cat.copies[layers[i]].type.name for i in s.active_layers]
+    return f"#{card} " + " + ".join(names)
+
+
+def log(st: State, kind: str, player: int | None, text: str, *, private_to: int | None = None,
+        public_text: str = "", **data) -> None:
+    st.events.append(Event(kind, player, text, private_to, public_text, data))
+
+
+def schedule(st: State, *steps: Step) -> None:
+    """Run ``steps`` in the given order before anything already scheduled."""
+    st.steps.extend(reversed(steps))
+
+
+def ask(st: State, kind: str, player: int, private: list[int] | None = None, **data) -> None:
+    st.pending.append(Pending(kind, player, data, list(private or [])))
+
+
+# -- decks -------------------------------------------------------------------------
+def shuffle_discard_into_deck(st: State, p: int) -> None:
+    """An empty deck is refilled by shuffling the discard pile (file 000)."""
+    pl = st.players[p]
+    pl.deck = pl.discard + pl.deck
+    pl.discard = []
+    st.rng.shuffle(f"deck{p}", pl.deck)
+    pl.known_top = []
+    log(st, "shuffle", p, f"Player {p + 1} shuffles the discard pile into a new deck.")
+
+
+def shuffle_deck(st: State, p: int) -> None:
+    pl = st.players[p]
+    st.rng.shuffle(f"deck{p}", pl.deck)
+    pl.known_top = []
+
+
+def ensure_deck(st: State, p: int, n: int = 1) -> None:
+    """Shuffle the discard pile in when the deck has fewer than ``n`` cards left and none."""
+    pl = st.players[p]
+    if not pl.deck and pl.discard:
+        shuffle_discard_into_deck(st, p)
+
+
+def take_top(st: State, p: int) -> int | None:
+    """Take the top card of the deck (refilling from the discard pile if empty)."""
+    ensure_deck(st, p)
+    pl = st.players[p]
+    if not pl.deck:
+        return None
+    c = pl.deck.pop()
+    if pl.known_top:
+        if pl.known_top[-1] == c:
+            pl.known_top.pop()
+        else:
+            pl.known_top = []
+    return c
+
+
+def take_from_deck(st: State, p: int, card: int) -> None:
+    """Remove a specific card from the deck (a search); known order below it is kept."""
+    pl = st.players[p]
+    pl.deck.remove(card)
+    if card in pl.known_top:
+        pl.known_top = []
+
+
+def reveal(st: State, p: int) -> None:
+    """Turn over the top card of the deck as the new on-deck card."""
+    pl = st.players[p]
+    pl.on_deck = take_top(st, p)
+    if pl.on_deck is not None:
+        log(st, "reveal", p, f"Player {p + 1} reveals {card_name(st, pl.on_deck)} on deck.",
+            card=pl.on_deck)
+
+
+def discard_card(st: State, p: int, card: int) -> None:
+    st.players[p].discard.append(card)
+
+
+# -- symbols -----------------------------------------------------------------------
+def card_decay(st: State, p: int, card: int) -> int:
+    s = stats(st, card)
+    if card in st.players[p].aether_cards:
+        return s.aether_decay
+    return s.symbols[_DECAY]
+
+
+def net_decay(st: State, p: int) -> int:
+    """Decay showing in the field and on the on-deck card, each growth cancelling one."""
+    pl = st.players[p]
+    total = 0
+    cards = pl.field if pl.on_deck is None else pl.field + [pl.on_deck]
+    for c in cards:
+        total += card_decay(st, p, c) - stats(st, c).symbols[_GROWTH]
+    return total
+
+
+def field_sum(st: State, p: int, symbol: str) -> int:
+    i = SYMBOLS.index(symbol)
+    return sum(stats(st, c).symbols[i] for c in st.players[p].field)
+
+
+def owned_cards(st: State, p: int) -> list[int]:
+    pl = st.players[p]
+    out = list(pl.deck) + list(pl.field) + list(pl.discard)
+    if pl.on_deck is not None:
+        out.append(pl.on_deck)
+    return out
+
+
+# -- tokens ------------------------------------------------------------------------
+def gain_vp(st: State, p: int, n: int, *, from_reserve: bool = False, why: str = "") -> None:
+    """Gain VP tokens from the pool (from the reserve once the pool is empty, or when a
+    rule says so).  Emptying the pool triggers the end of the game."""
+    if n <= 0:
+        return
+    from_pool = 0 if from_reserve else min(n, st.vp_pool)
+    st.vp_pool -= from_pool
+    st.vp_reserve_taken += n - from_pool
+    st.players[p].vp_tokens += n
+    log(st, "vp", p, f"Player {p + 1} gains {n} VP{' (' + why + ')' if why else ''}.", amount=n)
+    if from_pool and st.vp_pool == 0 and st.end_triggered is None:
+        st.end_triggered = "vp_pool"
+        log(st, "end_triggered", None, "The VP pool is empty: the game ends after this round.")
+
+
+def gain_curse(st: State, p: int, n: int, why: str = "") -> None:
+    if n <= 0:
+        return
+    st.players[p].curse_tokens += n
+    st.curse_supply_taken += n
+    log(st, "curse", p, f"Player {p + 1} gains {n} curse token(s){' (' + why + ')' if why else ''}.", amount=n)

@@ -1,0 +1,27 @@
+"""Error types of the public API."""
+
+
+class MysticValeError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class InvalidActionError(MysticValeError, ValueError):
+    """Text that is not action notation at all (cannot be parsed)."""
+
+
+class IllegalActionError(MysticValeError, ValueError):
+    """A well-formed action that is not legal in the current state; the game is unchanged."""
+
+
+class CatalogueError(MysticValeError, ValueError):
+    """A card catalogue that is malformed; carries every problem found."""
+
+    def __init__(self, problems: list[str], source: str = "catalogue") -> None:
+        self.problems = list(problems)
+        self.source = source
+        lines = "\n".join(f"  - {p}" for p in self.problems)
+        super().__init__(f"{source}: {len(self.problems)} problem(s):\n{lines}")
+
+
+class SaveError(MysticValeError, ValueError):
+    """A saved game that cannot be loaded (corrupt, or from an incompatible version)."""
