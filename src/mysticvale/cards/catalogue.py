@@ -15,7 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..engine.abilities import EFFECTS
+from ..engine import effects as _effects  # noqa: F401  (registers the vocabulary)
+from ..engine.registry import EFFECTS
 from ..engine.card_types import (
     PROVENANCES, SLOTS, SYMBOLS, TRIGGERS, Ability, AdvancementType, ValeType,
 )

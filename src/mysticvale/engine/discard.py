@@ -42,6 +42,7 @@ def sleeve(st: State, p: int, card: int) -> None:
     t = st.turn
     pu = t.purchases.pop(0)
     before = st.cards[card]
+    name = card_name(st, card)
     after = sleeve_layers(st, before, pu.copy)
     st.cards[card] = after
     # An eclipse slid under the others is layer 0 and the layers above it shift up by one.
@@ -50,7 +51,7 @@ def sleeve(st: State, p: int, card: int) -> None:
     if slid_under:
         t.new_layers = [[c, l + 1] if c == card else [c, l] for c, l in t.new_layers]
     t.new_layers.append([card, pos])
-    log(st, "sleeve", p, f"Player {p + 1} sleeves {st.cat.label(pu.copy)} on {card_name(st, card)}.")
+    log(st, "sleeve", p, f"Player {p + 1} sleeves {st.cat.label(pu.copy)} on {name}.")
 
 
 @step("sleeve_next")

@@ -137,19 +137,18 @@ def apply_planting(st: State, action: Action) -> None:
         schedule(st, Step("harvest_start", p))
     else:
         log(st, "push", p, f"Player {p + 1} pushes {card_name(st, st.players[p].on_deck)}.")
-        play_on_deck(st, p)
-        schedule(st, Step("spoil_check", p))
+        schedule(st, *play_on_deck(st, p), Step("spoil_check", p))
 
 
-def play_on_deck(st: State, p: int) -> None:
-    """Place the on-deck card into the field, resolve its When Played abilities, then
-    reveal the next on-deck card (file 000, Planting Phase step B)."""
+def play_on_deck(st: State, p: int) -> list[Step]:
+    """Place the on-deck card into the field; return the steps that follow: resolve its
+    When Played abilities, then reveal the next on-deck card (file 000, Planting step B)."""
     pl = st.players[p]
     card = pl.on_deck
     assert card is not None
     pl.field.append(card)
     pl.on_deck = None
-    schedule(st, Step("when_played", p, {"card": card}), Step("reveal", p))
+    return [Step("when_played", p, {"card": card}), Step("reveal", p)]
 
 
 @step("when_played")
@@ -307,8 +306,7 @@ def _step_prep(st: State, s: Step) -> None:
     if net_decay(st, p) >= PREP_UNTIL or pl.on_deck is None:
         schedule(st, Step("end_turn", p))
         return
-    play_on_deck(st, p)
-    schedule(st, Step("spoil_check", p), Step("prep_step", p))
+    schedule(st, *play_on_deck(st, p), Step("spoil_check", p), Step("prep_step", p))
 
 
 # -- end of turn and of game -------------------------------------------------------

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import IllegalActionError
-from . import abilities as _abilities  # noqa: F401  (registers the effect vocabulary)
+from . import effects as _effects  # noqa: F401  (registers the effect vocabulary)
 from . import discard as _discard  # noqa: F401  (registers Discard-phase steps)
 from . import harvest as _harvest  # noqa: F401  (registers Harvest steps)
 from .actions import Action

@@ -264,7 +264,7 @@ def harvest_abilities(st: State, p: int) -> list[tuple[str, dict, bool]]:
 
 
 def _usable(st: State, data: dict) -> bool:
-    from .abilities import usable
+    from .effects import usable
     return usable(st, st.turn.player, ability_of(st, data), data)
 
 

@@ -8,11 +8,11 @@ Choices inside abilities are pending decisions answered through actions.
 
 from __future__ import annotations
 
-from .actions import Action
-from .card_types import Ability
-from .registry import EFFECTS, decision, effect, passive
-from .state import State, Step
-from .zones import (
+from ..actions import Action
+from ..card_types import Ability
+from ..registry import EFFECTS, decision, effect, passive
+from ..state import State, Step
+from ..zones import (
     ask, card_name, discard_card, ensure_deck, log, schedule, shuffle_deck, stats, take_from_deck,
 )
 

@@ -1,0 +1,1 @@
+"""Effects of the Twilight Garden expansion and its leaders (file 003)."""
