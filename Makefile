@@ -3,19 +3,23 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+EXTRAS := dev,server,plot,openspiel,pettingzoo
 
-.PHONY: run test clean
+.PHONY: run test system-packages clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,server,plot,openspiel,pettingzoo]'
+	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
 	touch $(STAMP)
+
+system-packages:
+	bash scripts/install-system-packages.sh
 
 run: $(STAMP)
 	$(BIN)/mysticvale demo --players 2 --seed 1
 
-test: $(STAMP)
+test: $(STAMP) system-packages
 	$(BIN)/python -m pytest -q -n 2
 
 clean:

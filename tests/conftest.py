@@ -1,1 +1,6 @@
-"""Shared test helpers."""
+"""Shared test set-up: make tests/ importable for the scenario helper."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
