@@ -7,6 +7,7 @@ from rich.console import Console
 
 from ..bots import SeatView, make_bot
 from ..engine.game import new_game
+from .render import end_screen
 
 
 def command(
@@ -35,8 +36,5 @@ def command(
                 console.print(e["text"], highlight=False)
         seen = len(game.state.events)
     console.print(f"\n[bold]Game over after {game.state.round} rounds.[/bold]")
-    for p in range(players):
-        b = game.score_breakdown(p)
-        parts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in b.items() if k not in ("total", "tiebreak"))
-        console.print(f"Player {p + 1}: [bold]{b['total']}[/bold] points ({parts})")
-    console.print("Winner(s): " + ", ".join(f"Player {w + 1}" for w in game.winners()))
+    console.print(end_screen([game.score_breakdown(p) for p in range(players)], game.winners(),
+                             names=[f"Player {p + 1} ({bot})" for p in range(players)]))
