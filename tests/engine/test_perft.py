@@ -1,0 +1,46 @@
+"""Perft-style counts: the number of action sequences to a small depth from fixed seeds.
+
+They pin legal-action generation down: any change to which actions are legal (or to how
+one action changes the state) changes a count.  If a rules change is deliberate, update the
+numbers in the same commit and say why.
+"""
+
+import pytest
+
+import mysticvale as mv
+
+
+def perft(game: mv.Game, depth: int) -> int:
+    if depth == 0 or game.is_over():
+        return 1
+    total = 0
+    for a in game.legal_actions():
+        child = game.clone()
+        child.apply_action(a)
+        total += perft(child, depth - 1)
+    return total
+
+
+def _harvest_start(seed: int) -> mv.Game:
+    game = mv.new_game(players=2, seed=seed)
+    game.apply_action("pass")
+    return game
+
+
+@pytest.mark.parametrize("seed,depth", [(1, 4), (2, 4), (3, 5)])
+def test_perft_from_the_first_decision(seed, depth):
+    assert perft(mv.new_game(players=2, seed=seed), depth) == EXPECTED[("start", seed, depth)]
+
+
+@pytest.mark.parametrize("seed,depth", [(1, 3), (4, 3)])
+def test_perft_from_the_first_harvest(seed, depth):
+    assert perft(_harvest_start(seed), depth) == EXPECTED[("harvest", seed, depth)]
+
+
+EXPECTED = {
+    ("start", 1, 4): 27,
+    ("start", 2, 4): 63,
+    ("start", 3, 5): 180,
+    ("harvest", 1, 3): 14,
+    ("harvest", 4, 3): 39,
+}
