@@ -2,6 +2,7 @@
 
 from mysticvale.engine.harvest import mana_available
 from mysticvale.engine.zones import card_decay, net_decay, stats
+from exercised import exercises
 from scenario import Scenario
 
 CL = "Cursed Land"
@@ -15,6 +16,7 @@ def ref(sc, card, name):
 
 
 # -- Harvest abilities -----------------------------------------------------------
+@exercises("Aurora")
 def test_aurora_one_mana_per_two_field_cards_rounded_down():
     sc = Scenario()
     ids = sc.player(0, field=["Aurora"] + ["Blank"] * 8, on_deck=CL, deck=[CL, CL, CL])
@@ -24,6 +26,7 @@ def test_aurora_one_mana_per_two_field_cards_rounded_down():
     assert not any(a.startswith("use") for a in sc.legal())   # once per Harvest
 
 
+@exercises("Magic Seed")
 def test_magic_seed_counts_other_field_cards():
     sc = Scenario()
     ids = sc.player(0, field=["Blank", "Magic Seed", "Blank", CL], on_deck=CL, deck=[CL, CL, CL])
@@ -49,6 +52,7 @@ def test_harvest_abilities_are_not_used_after_a_spoil():
 
 
 # -- When Played abilities --------------------------------------------------------
+@exercises("Calm Weather")
 def test_calm_weather_discard_the_top_card():
     sc = Scenario()
     ids = sc.player(0, field=[], on_deck="Calm Weather", deck=[CL, "Blank"])
@@ -71,6 +75,7 @@ def test_calm_weather_keep_the_top_card():
     assert sc.state.players[0].on_deck == ids["deck"][0]
 
 
+@exercises("Cleansing Rain")
 def test_cleansing_rain_search_discard_then_shuffle():
     sc = Scenario()
     ids = sc.player(0, field=[], on_deck="Cleansing Rain", deck=["Blank", CL, "Blank", "Blank"])
@@ -94,6 +99,7 @@ def test_cleansing_rain_with_an_empty_deck_shuffles_the_discard_pile_first():
     assert sc.state.players[0].on_deck is not None
 
 
+@exercises("Mindful Owl", "Deadwood Harvester")
 def test_mindful_owl_and_deadwood_harvester_discard_another_field_card():
     for name in ("Mindful Owl", "Deadwood Harvester"):
         sc = Scenario()
@@ -126,6 +132,7 @@ def test_two_when_played_abilities_on_one_card_are_ordered_by_the_player():
 
 
 # -- Ongoing abilities -----------------------------------------------------------
+@exercises("Grovetender")
 def test_grovetender_one_mana_per_guardian_on_its_card():
     sc = Scenario()
     st = sc.state
@@ -135,6 +142,7 @@ def test_grovetender_one_mana_per_guardian_on_its_card():
     assert st.cat.stats(two).get("mana") == 2
 
 
+@exercises("Lifebringer Seed")
 def test_lifebringer_seed_removes_all_decay_everywhere():
     sc = Scenario()
     st = sc.state
@@ -145,6 +153,7 @@ def test_lifebringer_seed_removes_all_decay_everywhere():
     assert net_decay(st, 0) == 2
 
 
+@exercises("Seedling")
 def test_seedling_caps_decay_at_one():
     sc = Scenario()
     st = sc.state
@@ -153,6 +162,7 @@ def test_seedling_caps_decay_at_one():
     assert st.cat.stats(sc.layers([CL, "Hulking Thornhide", "Seedling"])).get("decay") == 1
 
 
+@exercises("Dawnsinger")
 def test_dawnsinger_provisional_mana_per_sky_on_its_card():
     sc = Scenario()
     st = sc.state
@@ -160,6 +170,7 @@ def test_dawnsinger_provisional_mana_per_sky_on_its_card():
     assert st.cat.stats(sc.layers(["Dawnsinger", "Generic Sun Temple"])).get("mana") == 4
 
 
+@exercises("Earthchant Chorus")
 def test_earthchant_chorus_discount_when_sleeved_on_its_card():
     sc = Scenario()
     st = sc.state
@@ -190,6 +201,7 @@ def test_earthchant_chorus_is_not_active_the_turn_it_is_sleeved():
 
 
 # -- End of game -----------------------------------------------------------------
+@exercises("Gaia's Chosen")
 def test_gaias_chosen_examples_of_file_000():
     sc = Scenario()
     st = sc.state
@@ -205,6 +217,7 @@ def test_gaias_chosen_examples_of_file_000():
 
 
 # -- Spoil guards ----------------------------------------------------------------
+@exercises("Peacekeeper Druid")
 def test_peacekeeper_druid_discards_the_on_deck_card_instead_of_spoiling():
     sc = Scenario()
     ids = sc.player(0, field=["Peacekeeper Druid", CL, CL], on_deck="Blank", deck=[CL, CL, "Blank"])
