@@ -14,7 +14,7 @@ def check_state(game: mv.Game, *, deep: bool = True) -> None:
     # Every card is in exactly one place; each player owns 20 unless cards changed hands.
     places = []
     for pl in st.players:
-        places += pl.deck + pl.field + pl.discard + ([pl.on_deck] if pl.on_deck is not None else [])
+        places += pl.deck + pl.field + pl.discard + pl.aside + ([pl.on_deck] if pl.on_deck is not None else [])
     assert sorted(places) == list(range(len(st.cards))) == list(range(20 * n))
     # Advancement copies are conserved: supply + commons + sleeved + bought-not-sleeved.
     supply = sum(len(st.adv_decks[l]) for l in st.adv_decks) + sum(

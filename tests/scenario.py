@@ -57,11 +57,15 @@ class Scenario:
             if name == "Blank":
                 continue
             t = cat.advancements[name]
-            for slots in t.copies:
-                label = f"{name}@{'+'.join(s for s in SLOTS if s in slots)}"
-                copy = cat.copy_index[label]
+            copies = [cat.copy_index[f"{name}@{'+'.join(s for s in SLOTS if s in slots)}"] for slots in t.copies]
+            # An eclipse advancement "fits" anywhere because it may go under (Twilight Garden):
+            # prefer a copy whose slots are free, as a player sleeving on top would.
+            free = [c for c in copies if not any(cat.copies[c].slots & cat.copies[layers[i]].slots
+                                                  for i in cat.stats(layers).active_layers)]
+            for copy in (free + copies if t.eclipse else copies):
                 if cat.fits(layers, copy):
-                    layers = layers + (copy,)
+                    from mysticvale.engine.harvest import sleeve_layers
+                    layers = sleeve_layers(self.state, layers, copy)
                     break
             else:
                 raise ValueError(f"no free slot for {name} on {names}")

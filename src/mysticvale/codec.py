@@ -334,7 +334,7 @@ OTHER = "(other)"
 #: Every key of ``observe()`` the encoder knows, per part: encoded, or left out on
 #: purpose (texts and names, whose identity columns stand for them; the seat and turn
 #: player, implied by the seat rotation; the Harvest ``prices``, which the action mask and
-#: the costs imply).  :func:`unknown_observation_keys` reports anything else, so a new
+#: the costs imply; the turn's ``used`` abilities, which the action mask implies).  :func:`unknown_observation_keys` reports anything else, so a new
 #: observation field fails a test instead of being dropped silently.
 OBSERVATION_KEYS: dict[str, frozenset[str]] = {
     "observation": frozenset({
@@ -348,7 +348,7 @@ OBSERVATION_KEYS: dict[str, frozenset[str]] = {
         "deck", "discard", "known_top", "leaders_dealt"}),
     "turn": frozenset({
         "player", "spoiled", "advancement_buys", "vale_buys", "vale_limit", "bought", "upgrades",
-        "mana", "spirits", "spirits_spent", "prices"}),
+        "mana", "spirits", "spirits_spent", "prices", "used"}),
     "pending": frozenset({"kind", "player", "description", "cards", "leaders", "advancement", "vale"}),
     "card": frozenset({
         "id", "name", "advancements", "covered", "mana", "growth", "decay", "vp", "curse",

@@ -10,7 +10,7 @@ syntax errors), and a file with any problem is refused; nothing is half-loaded.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field as _field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
@@ -18,7 +18,7 @@ from typing import Any, Iterable
 from ..engine import effects as _effects  # noqa: F401  (registers the vocabulary)
 from ..engine.registry import EFFECTS
 from ..engine.card_types import (
-    PROVENANCES, SLOTS, SYMBOLS, TRIGGERS, Ability, AdvancementType, ValeType,
+    PROVENANCES, SLOTS, SYMBOLS, TRIGGERS, Ability, AdvancementType, LeaderType, ValeType,
 )
 from ..engine.catalogue import Catalogue
 from ..errors import CatalogueError
@@ -37,6 +37,11 @@ _START_FIELDS = {"name", "per_deck", "slot", "symbols", "text", "source", "prove
 _VALUE_FIELDS_ADV = ("level", "cost", "symbols", "end_vp", "neg_vp", "copies", "ability",
                      "eclipse", "longwise", "slot", "per_deck")
 _VALUE_FIELDS_VALE = ("level", "cost", "end_vp", "neg_vp", "copies", "ability")
+_LEADER_FIELDS = {"name", "title", "upgrade_cost", "start", "upgraded", "text", "source", "provenance",
+                  "provisional"}
+_PART_FIELDS = {"slots", "symbols", "end_vp", "neg_vp", "abilities", "coverable", "text", "provenance"}
+_VALUE_FIELDS_LEADER = ("upgrade_cost", "title")
+_VALUE_FIELDS_PART = ("slots", "symbols", "end_vp", "neg_vp", "ability", "coverable")
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,9 @@ class SetData:
     vales: list[ValeType]
     raw: dict
     source: str
+    #: Leaders (file 003) and the advancement-like parts their sides are made of.
+    leaders: list[LeaderType] = _field(default_factory=list)
+    leader_parts: list[AdvancementType] = _field(default_factory=list)
 
 
 def builtin_path(set_id: str) -> Path:
@@ -169,6 +177,8 @@ class _Checker:
                     self.err(w, f"effect {eff!r} takes no parameter {k!r} (it takes: {', '.join(spec.params) or 'none'})")
                 elif not isinstance(v, spec.params[k]) or isinstance(v, bool) and spec.params[k] is not bool:
                     self.err(w, f"parameter {k!r} has the wrong type: {v!r}")
+                elif k == "symbol" and v not in SYMBOLS:
+                    self.err(w, f"parameter 'symbol' must be one of {', '.join(SYMBOLS)}, not {v!r}")
             optional = a.get("optional", False)
             if not isinstance(optional, bool):
                 self.err(w, "'optional' must be true or false")
@@ -200,8 +210,8 @@ def parse_set(text: str, source: str) -> SetData:
             if isinstance(c, dict):
                 counts[key] = {k: v for k, v in c.items() if isinstance(v, int)}
     for key in raw:
-        if key not in ("set", "starting", "advancement", "vale"):
-            chk.err(f"[{key}]", "unknown section (known: set, starting, advancement, vale)")
+        if key not in ("set", "starting", "advancement", "vale", "leader"):
+            chk.err(f"[{key}]", "unknown section (known: set, starting, advancement, vale, leader)")
 
     starting: list[StartingCard] = []
     for i, card in enumerate(raw.get("starting", [])):
@@ -303,9 +313,86 @@ def parse_set(text: str, source: str) -> SetData:
             provenance={**chk.provenance(where, card, _VALUE_FIELDS_VALE),
                         "_source": str(card.get("source", ""))},
         ))
+    leaders, parts = _parse_leaders(chk, raw.get("leader", []), set_id, names)
     if chk.problems:
         raise CatalogueError(chk.problems, source)
-    return SetData(set_id, title, counts, starting, advs, vales, raw, source)
+    return SetData(set_id, title, counts, starting, advs, vales, raw, source, leaders, parts)
+
+
+def leader_slug(name: str) -> str:
+    """The word naming a leader in actions: ``Kojen and Khan`` -> ``kojen_and_khan``."""
+    return "_".join("".join(ch for ch in w if ch.isalnum()) for w in name.lower().split())
+
+
+def _parse_leaders(chk: _Checker, raw: Any, set_id: str, names: set[str]
+                   ) -> tuple[list[LeaderType], list[AdvancementType]]:
+    """``[[leader]]`` tables: name, upgrade_cost, and the parts of each side
+    (``[[leader.start]]``, ``[[leader.upgraded]]``), each part with its slots, symbols,
+    VP, abilities and ``coverable`` (an ability slot another advancement may cover)."""
+    leaders: list[LeaderType] = []
+    parts: list[AdvancementType] = []
+    if not isinstance(raw, list):
+        chk.err("[[leader]]", "must be a list of tables")
+        return leaders, parts
+    for i, card in enumerate(raw):
+        name = card.get("name") if isinstance(card, dict) else None
+        where = f"leader {name or '#' + str(i + 1)!r}"
+        if not isinstance(card, dict):
+            chk.err(where, "must be a table")
+            continue
+        chk.unknown_fields(where, card, _LEADER_FIELDS)
+        chk.str_field(where, card, "name", required=True)
+        if name in names:
+            chk.err(where, "the name is used twice")
+        names.add(str(name))
+        sides: dict[str, list[str]] = {}
+        for side in ("start", "upgraded"):
+            rows = card.get(side)
+            if not isinstance(rows, list) or not rows:
+                chk.err(where, f"'{side}' must be a non-empty list of parts ([[leader.{side}]] tables)")
+                sides[side] = []
+                continue
+            used: set[str] = set()
+            sides[side] = []
+            for j, part in enumerate(rows):
+                w = f"{where}, {side} part {j + 1}"
+                if not isinstance(part, dict):
+                    chk.err(w, "must be a table")
+                    continue
+                chk.unknown_fields(w, part, _PART_FIELDS)
+                slots = part.get("slots", list(SLOTS))
+                if not isinstance(slots, list) or not slots or any(x not in SLOTS for x in slots) \
+                        or len(set(slots)) != len(slots):
+                    chk.err(w, f"'slots' must list slots from {', '.join(SLOTS)}, not {slots!r}")
+                    slots = list(SLOTS)
+                if used & set(slots):
+                    chk.err(w, "two parts of one side use the same slot")
+                used |= set(slots)
+                label = "starting" if side == "start" else "upgraded"
+                pname = f"{name} ({label})" if j == 0 else f"{name} ({label}, {'+'.join(slots)})"
+                sides[side].append(pname)
+                parts.append(AdvancementType(
+                    name=pname, set=set_id, kind="leader", level=0, cost=0,
+                    symbols=chk.symbols(w, part),
+                    end_vp=chk.int_field(w, part, "end_vp", default=0, hi=99),
+                    neg_vp=chk.int_field(w, part, "neg_vp", default=0, hi=999),
+                    copies=(tuple(x for x in SLOTS if x in slots),),
+                    abilities=chk.abilities(w, part),
+                    eclipse=chk.bool_field(w, part, "coverable"),
+                    text=chk.str_field(w, part, "text"),
+                    provenance={**chk.provenance(w, part, _VALUE_FIELDS_PART),
+                                "_source": str(card.get("source", ""))},
+                ))
+        leaders.append(LeaderType(
+            name=str(name), title=chk.str_field(where, card, "title"), set=set_id,
+            upgrade_cost=chk.int_field(where, card, "upgrade_cost", hi=99),
+            start=tuple(sides.get("start", [])), upgraded=tuple(sides.get("upgraded", [])),
+            slug=leader_slug(str(name)), provisional=chk.bool_field(where, card, "provisional"),
+            text=chk.str_field(where, card, "text"),
+            provenance={**chk.provenance(where, card, _VALUE_FIELDS_LEADER),
+                        "_source": str(card.get("source", ""))},
+        ))
+    return leaders, parts
 
 
 def read_set_file(path: str | Path) -> SetData:
@@ -383,7 +470,17 @@ def build_catalogue(sets: tuple[str, ...], data: dict[str, SetData], custom: dic
         problems.append("the base data has no [[starting]] cards")
     advs: dict[str, AdvancementType] = {}
     vales: dict[str, ValeType] = {}
+    leaders: dict[str, LeaderType] = {}
     for sd in data.values():
+        if sd.id in sets:
+            for t in sd.leader_parts:
+                if t.name in advs:
+                    problems.append(f"leader part {t.name!r} is in two sets")
+                advs[t.name] = t
+            for ld in sd.leaders:
+                if ld.name in leaders:
+                    problems.append(f"leader {ld.name!r} is in two sets")
+                leaders[ld.name] = ld
         for t in sd.advancements:
             if t.kind == "fertile_soil" and sd.id != "base":
                 problems.append(f"advancement {t.name!r}: Fertile Soil belongs in the base data")
@@ -418,7 +515,7 @@ def build_catalogue(sets: tuple[str, ...], data: dict[str, SetData], custom: dic
             problems.append(f"the chosen sets have no level-{lvl} vale")
     if problems:
         raise CatalogueError(problems, "catalogue")
-    return Catalogue(sets=sets, advancements=advs, vales=vales,
+    return Catalogue(sets=sets, advancements=advs, vales=vales, leaders=leaders,
                      starting=[(st.name, st.per_deck) for st in base.starting],
                      source="custom" if custom else "builtin", raw=custom or None)
 

@@ -14,6 +14,7 @@ An action is a verb plus arguments, written as words separated by single spaces:
 ``trade``                     trade 3 spare spirit symbols for 1 VP (yucata rule set)
 ``finish``                    end the Harvest phase
 ``sleeve #7``                 sleeve the advancement being placed on card #7
+``upgrade #7``                upgrade your leader on card #7 (one of your two advancement buys)
 ``discard #7`` / ``keep``     answers to abilities (and ``skip``, ``resolve #7.2``, ...)
 ============================  =====================================================
 """
@@ -45,6 +46,8 @@ VERBS: dict[str, str] = {
     "take": "take the named card",
     "choose": "choose an option",
     "order": "put the cards back in this order",
+    "upgrade": "pay a leader's upgrade cost to turn it to its upgraded side",
+    "give": "give the named card or vale to another player",
 }
 
 _TOKEN = re.compile(r"^[A-Za-z0-9#.+_\-,:]+$")

@@ -104,3 +104,25 @@ class AdvCopy:
     @property
     def label(self) -> str:
         return f"{self.type.name}@{'+'.join(s for s in SLOTS if s in self.slots)}"
+
+
+@dataclass(frozen=True)
+class LeaderType:
+    """A leader card (file 003, Leaders): two sides, each made of one or more parts.
+
+    Each part is an :class:`AdvancementType` of kind ``"leader"`` (in the catalogue's
+    ``advancements``) so that symbols, abilities and VP of a leader work like those of
+    any advancement; a leader is sleeved into a blank card by putting its parts on it.
+    A part marked ``eclipse`` can be covered (Kojen and Khan's ability slots).
+    """
+
+    name: str
+    title: str
+    set: str
+    upgrade_cost: int
+    start: tuple[str, ...]       # part type names of the starting side
+    upgraded: tuple[str, ...]    # part type names of the upgraded side
+    slug: str = ""               # the word used in actions (``choose kojen_and_khan``)
+    provisional: bool = False    # no rules text: the whole leader is our invention
+    text: str = ""
+    provenance: dict[str, str] = field(default_factory=dict, hash=False, compare=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .card_types import SLOTS, AdvancementType, AdvCopy, ValeType
+from .card_types import SLOTS, AdvancementType, AdvCopy, LeaderType, ValeType
 from .sleeve import SleeveStats, can_sleeve, compute_stats
 
 
@@ -31,6 +31,12 @@ class Catalogue:
     vale_index: dict[str, int] = field(default_factory=dict)
     _stats: dict[tuple[int, ...], SleeveStats] = field(default_factory=dict, repr=False)
     _fits: dict[tuple[tuple[int, ...], int], bool] = field(default_factory=dict, repr=False)
+    #: Read-only observation views of immutable things (cards by layers, copies, vales).
+    views: dict[tuple, dict] = field(default_factory=dict, repr=False)
+    #: Leaders (file 003), by name; their parts are in ``advancements`` (kind "leader").
+    leaders: dict[str, LeaderType] = field(default_factory=dict)
+    #: part type name -> (leader name, "start" or "upgraded")
+    leader_of: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for t in self.advancements.values():
@@ -40,6 +46,10 @@ class Catalogue:
                     continue  # two copies in the same slot are the same thing to the rules
                 self.copy_index[copy.label] = copy.index
                 self.copies.append(copy)
+        for ld in self.leaders.values():
+            for side, parts in (("start", ld.start), ("upgraded", ld.upgraded)):
+                for part in parts:
+                    self.leader_of[part] = (ld.name, side)
         for v in self.vales.values():
             self.vale_index[v.name] = len(self.vale_list)
             self.vale_list.append(v)

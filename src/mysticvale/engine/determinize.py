@@ -27,6 +27,9 @@ def determinize(st: State, viewer: int, rng: Rng, stream: str = "determinize") -
         rng.shuffle(stream, out.adv_decks[level])
     for level in out.vale_decks:
         rng.shuffle(stream, out.vale_decks[level])
+    # Leaders an opponent keeps unseen are hidden too (file 003): resample them.
+    from .leaders import resample_hidden_leaders
+    resample_hidden_leaders(out, viewer, rng, stream)
     # The sampled world must not share the real game's future: give it a new seed.
     out.rng = Rng(rng.below(stream, 2**62))
     return out

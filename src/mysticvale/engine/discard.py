@@ -15,6 +15,7 @@ from .zones import ask, card_name, discard_card, log, schedule
 def _step_discard_start(st: State, s: Step) -> None:
     st.turn.phase = "discard"
     schedule(st, Step("sleeve_next", s.player), Step("discard_abilities", s.player),
+             Step("leader_upgrades", s.player),   # engine/leaders.py (file 003)
              Step("discard_field", s.player), Step("replenish", s.player),
              Step("prep_start", s.player))
 
@@ -83,6 +84,8 @@ def _step_discard_abilities(st: State, s: Step) -> None:
     items = []
     for c in st.players[s.player].field:
         for layer, k, ab in card_abilities(st, c, "discard"):
+            if f"c{c}.{layer}.{k}" in st.turn.used:   # once per turn (file 000)
+                continue
             items.append({"card": c, "layer": layer, "k": k, "ref": ability_ref(c, layer, k),
                           "key": f"c{c}.{layer}.{k}"})
     queue_triggered(st, s.player, items)

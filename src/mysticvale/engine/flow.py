@@ -117,6 +117,13 @@ def start_turn(st: State, p: int) -> None:
     st.current = p
     st.turn = Turn(p)
     log(st, "turn", p, f"Round {st.round}: Player {p + 1}'s turn.")
+    if st.players[p].harvest_next:
+        # Hectoro's upgraded side was played in Prep: this turn begins with the Harvest
+        # (file 003); nothing is played and nothing can spoil.
+        st.players[p].harvest_next = False
+        st.turn.phase = "harvest"
+        schedule(st, Step("harvest_start", p))
+        return
     # A reveal outside the Planting/Prep phases (Echoing Waterfalls) that would spoil
     # spoils at the start of the next Planting phase (file 003).
     schedule(st, Step("spoil_check", p))
@@ -156,6 +163,10 @@ def _step_when_played(st: State, s: Step) -> None:
     card = s.data["card"]
     items = []
     for layer, k, ab in card_abilities(st, card, "when_played"):
+        # Each ability once per turn (file 000, Using Abilities): a card played again in
+        # the same turn (discarded, reshuffled and pushed again) does not trigger twice.
+        if f"c{card}.{layer}.{k}" in st.turn.used:
+            continue
         items.append({"card": card, "layer": layer, "k": k, "ref": ability_ref(card, layer, k),
                       "key": f"c{card}.{layer}.{k}"})
     queue_triggered(st, s.player, items)
@@ -199,7 +210,7 @@ def _aether_left(st: State, p: int, c: int) -> int:
 @step("spoil_check")
 def _step_spoil_check(st: State, s: Step) -> None:
     p = s.player
-    if st.turn.phase not in ("planting", "prep"):
+    if st.turn.phase not in ("planting", "prep") or st.players[p].harvest_next:
         return
     if net_decay(st, p) < SPOIL_AT:
         return
@@ -269,6 +280,14 @@ def _step_spoil(st: State, s: Step) -> None:
             for k, ab in enumerate(vt.abilities):
                 if ab.trigger == "opponent_spoil":
                     work.append(Step("ability", q, {"vale": v, "k": k, "spoiler": p}))
+    # The spoiler's own vales that act after a spoil (Conclave of Ents), once per turn and
+    # not in the turn they were bought.
+    for v in pl.vales:
+        if v in st.turn.new_vales:
+            continue
+        for k, ab in enumerate(st.cat.vale_list[st.vale_types[v]].abilities):
+            if ab.trigger == "on_spoil" and f"v{v}.{k}" not in st.turn.used:
+                work.append(Step("ability", p, {"vale": v, "k": k, "key": f"v{v}.{k}"}))
     if st.turn.phase == "prep":
         work.append(Step("prep_restart", p))
     else:
@@ -291,9 +310,12 @@ def _step_prep_restart(st: State, s: Step) -> None:
     """Spoiling during Prep: the field is discarded and Prep begins again (our reading,
     docs/rules-decisions.md)."""
     pl = st.players[s.player]
+    kept = [c for c in st.turn.kept if c in pl.field]   # kept by an ability (Conclave of Ents)
     for c in pl.field:
-        discard_card(st, s.player, c)
-    pl.field = []
+        if c not in kept:
+            discard_card(st, s.player, c)
+    pl.field = kept
+    st.turn.kept = []
     st.turn.phase = "prep"
     schedule(st, Step("prep_step", s.player))
 
@@ -303,7 +325,7 @@ def _step_prep(st: State, s: Step) -> None:
     """Prep: play cards into the field until 3 or more decay show (file 000)."""
     p = s.player
     pl = st.players[p]
-    if net_decay(st, p) >= PREP_UNTIL or pl.on_deck is None:
+    if net_decay(st, p) >= PREP_UNTIL or pl.on_deck is None or pl.harvest_next:
         schedule(st, Step("end_turn", p))
         return
     schedule(st, *play_on_deck(st, p), Step("spoil_check", p), Step("prep_step", p))

@@ -139,12 +139,14 @@ class Game:
 
 
 def new_game(players: int = 2, seed: int = 0, sets: Iterable[str] = ("base",), ruleset: str = "yucata",
-             catalogue: str | Path | Iterable[str | Path] | None = None, **options) -> Game:
+             catalogue: str | Path | Iterable[str | Path] | None = None, leaders: bool = False,
+             **options) -> Game:
     """Set up a new game.
 
     ``sets``: card sets (``base``, ``vale_of_magic``, ``twilight_garden``); ``ruleset``:
     ``yucata`` (default) or ``english``; ``catalogue``: your own catalogue file(s) replacing
-    built-in set data.
+    built-in set data; ``leaders``: play with the Twilight Garden leaders (each player first
+    chooses one of two dealt leaders, a pending decision before the first turn).
     """
     from ..cards.catalogue import load_catalogue
 
@@ -157,8 +159,15 @@ def new_game(players: int = 2, seed: int = 0, sets: Iterable[str] = ("base",), r
     if isinstance(sets, str):
         sets = (sets,)
     rs = get_ruleset(ruleset)
+    if not isinstance(leaders, bool):
+        raise ValueError(f"leaders must be True or False, not {leaders!r}")
     cat = load_catalogue(tuple(sets), catalogue)
-    st = new_state(cat, rs, players, seed)
-    start_turn(st, st.first_player)
+    if leaders:
+        from .leaders import begin_leader_setup
+        st = new_state(cat, rs, players, seed, deal_fields=False)
+        begin_leader_setup(st)
+    else:
+        st = new_state(cat, rs, players, seed)
+        start_turn(st, st.first_player)
     run(st)
     return Game(st)

@@ -8,11 +8,11 @@ action the player picks; the phase ends with ``finish``.
 from __future__ import annotations
 
 from .actions import Action
-from .card_types import SLOTS, SPIRITS
+from .card_types import SLOTS, SPIRITS, SYMBOLS
 from .flow import ability_of, ability_ref, card_abilities
 from .registry import step
 from .state import Purchase, State, Step
-from .zones import card_name, field_sum, gain_curse, gain_vp, log, schedule, stats
+from .zones import card_name, field_sum, field_totals, gain_curse, gain_vp, log, schedule, stats
 
 SPIRIT_TRADE = 3   # spare spirit symbols per VP (German rules, yucata)
 MAX_ADV_BUYS = 2
@@ -25,10 +25,14 @@ def mana_available(st: State) -> int:
     return field_sum(st, t.player, "mana") + t.mana_bonus - t.mana_spent
 
 
+_SPIRIT_IDX = [SYMBOLS.index(s) for s in SPIRITS]
+
+
 def spirits_available(st: State) -> list[int]:
     """Spirit symbols in the field plus those from abilities: animal, forest, sky, wild."""
     t = st.turn
-    return [field_sum(st, t.player, s) + t.spirit_bonus[i] for i, s in enumerate(SPIRITS)]
+    tot = field_totals(st, t.player)
+    return [tot[k] + t.spirit_bonus[i] for i, k in enumerate(_SPIRIT_IDX)]
 
 
 def can_pay(have: list[int], need: list[int]) -> bool:
@@ -288,6 +292,8 @@ def harvest_legal(st: State) -> list[Action]:
             out.append(a)
     if st.ruleset.spirit_trade and spare_spirits(st) >= SPIRIT_TRADE:
         out.append(Action("trade"))
+    from .leaders import upgrade_actions
+    out.extend(upgrade_actions(st))       # leaders (file 003)
     out.append(Action("finish"))
     return out
 
@@ -320,6 +326,9 @@ def apply_harvest(st: State, action: Action) -> None:
     elif verb == "trade":
         t.spirit_spent[3] += SPIRIT_TRADE
         gain_vp(st, p, 1, from_reserve=True, why="3 spirit symbols traded")
+    elif verb == "upgrade":
+        from .leaders import apply_upgrade
+        apply_upgrade(st, p, int(action.args[0][1:]))
     elif verb == "finish":
         finish_harvest(st, p)
 

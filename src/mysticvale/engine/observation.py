@@ -13,6 +13,7 @@ Schema (all keys always present unless noted):
 ``round``, ``turn_number``, ``phase`` (planting / harvest / discard / prep / over)
 ``current_player``    whose turn it is; ``acting_player``: who must act now (None if over)
 ``first_player``, ``vp_pool``, ``vp_reserve_taken``, ``end_triggered`` (None or why), ``over``
+``seen_leaders``      ids of leader cards that have been face up (which leader they are is public)
 ``commons``           {"1": [card or None] x3, "2": ..., "3": ...}, each card an advancement
                       copy ``{"label", "name", "level", "cost", "slots", "symbols", "text", ...}``
 ``fertile_soil``      {"top": n, "middle": n, "bottom": n} copies left, and ``fertile_soil_cost``
@@ -21,14 +22,24 @@ Schema (all keys always present unless noted):
 ``players``           one per seat: ``seat``, ``deck_count`` (without the on-deck card),
                       ``discard_count``, ``field`` [card], ``on_deck`` card or None,
                       ``vp_tokens``, ``curse_tokens``, ``mana_token_active``, ``star``,
-                      ``vales`` [vale], ``decay`` (net decay showing), ``owned_count``;
+                      ``vales`` [vale], ``decay`` (net decay showing), ``owned_count``,
+                      ``set_aside`` [card] (revealed and set aside by Lore Keeper, public),
+                      ``harvest_next`` (Hectoro: the next turn begins with the Harvest);
                       for the viewer's own seat also ``deck`` [card] (sorted by id, no
-                      order), ``discard`` [card] and ``known_top`` [card id] (top last)
+                      order), ``discard`` [card], ``known_top`` [card id] (top last) and
+                      ``leaders_dealt`` [name] (the two leaders dealt to you, file 003)
 ``turn``              the active player's Harvest resources: ``mana``, ``spirits``
                       {animal, forest, sky, wild} still free, ``advancement_buys``,
-                      ``vale_buys``, ``vale_limit``, ``bought`` [labels], ``spoiled``
+                      ``vale_buys``, ``vale_limit``, ``bought`` [labels], ``spoiled``, ``used``
+                      (abilities used this turn: ``c{card}.{layer}.{k}``, ``v{vale id}.{k}``); for that
+                      player only, ``prices`` {buy action notation: mana it costs now},
+                      ``upgrades`` [card id] (leaders upgraded this Harvest; they turn over
+                      in the Discard phase)
 ``pending``           None or {"kind", "player", "description"} plus, for its player only,
-                      ``cards`` [card] it shows privately
+                      ``cards`` [card] it shows privately; ``advancement`` (a copy) when the
+                      decision is about one (sleeving), ``leaders`` [name] (the two
+                      leaders dealt to choose from), ``advancement`` (a supply card looked
+                      at, Snapjaw) and ``vale`` (a vale looked at, Ranger Captain)
 ``scores``            when the game is over: per seat a breakdown with ``total``; and ``winners``
 
 A card is ``{"id", "name", "advancements": [label], "mana", "growth", "decay", "vp",
@@ -45,34 +56,35 @@ from .scoring import breakdown, winners
 from .state import State
 from .zones import net_decay, stats
 
-_CARD_CACHE: dict[tuple[int, tuple[int, ...]], dict] = {}
-
-
+# Views of immutable things are built once per catalogue and shared (observations are
+# read-only data): a card's view depends only on its id and its layers.
 def card_view(st: State, card: int) -> dict[str, Any]:
     layers = st.cards[card]
-    key = (id(st.cat), layers)
-    base = _CARD_CACHE.get(key)
-    if base is None:
-        s = st.cat.stats(layers)
-        labels = [st.cat.copies[i].label for i in layers]
-        names = [st.cat.copies[layers[i]].type.name for i in s.active_layers]
-        sym = dict(zip(SYMBOLS, s.symbols))
-        base = {
-            "name": " + ".join(names) if names else "Blank",
-            "advancements": labels,
-            "covered": [st.cat.copies[layers[i]].label for i in range(len(layers)) if i not in s.active_layers],
-            "mana": sym["mana"], "growth": sym["growth"], "decay": sym["decay"], "vp": sym["vp"],
-            "curse": sym["curse"], "guardian": sym["guardian"],
-            "spirits": {k: sym[k] for k in SPIRITS},
-            "end_vp": s.end_vp, "neg_vp": s.neg_vp,
-            "abilities": [_ability_text(st, layers[l], ab) for l, ab in s.abilities],
-            "free_slots": [sl for sl in SLOTS if not any(
-                sl in st.cat.copies[layers[i]].slots for i in s.active_layers)],
-        }
-        _CARD_CACHE[key] = base
-    out = dict(base)
-    out["id"] = card
-    return out
+    key = ("card", layers, card)
+    view = st.cat.views.get(key)
+    if view is None:
+        view = st.cat.views[key] = _card_view(st, card, layers)
+    return view
+
+
+def _card_view(st: State, card: int, layers: tuple[int, ...]) -> dict[str, Any]:
+    s = st.cat.stats(layers)
+    labels = [st.cat.copies[i].label for i in layers]
+    names = [st.cat.copies[layers[i]].type.name for i in s.active_layers]
+    sym = dict(zip(SYMBOLS, s.symbols))
+    return {
+        "id": card,
+        "name": " + ".join(names) if names else "Blank",
+        "advancements": labels,
+        "covered": [st.cat.copies[layers[i]].label for i in range(len(layers)) if i not in s.active_layers],
+        "mana": sym["mana"], "growth": sym["growth"], "decay": sym["decay"], "vp": sym["vp"],
+        "curse": sym["curse"], "guardian": sym["guardian"],
+        "spirits": {k: sym[k] for k in SPIRITS},
+        "end_vp": s.end_vp, "neg_vp": s.neg_vp,
+        "abilities": [_ability_text(st, layers[l], ab) for l, ab in s.abilities],
+        "free_slots": [sl for sl in SLOTS if not any(
+            sl in st.cat.copies[layers[i]].slots for i in s.active_layers)],
+    }
 
 
 def _ability_text(st: State, copy: int, ab) -> str:
@@ -81,6 +93,14 @@ def _ability_text(st: State, copy: int, ab) -> str:
 
 
 def copy_view(st: State, copy: int) -> dict[str, Any]:
+    key = ("copy", copy)
+    view = st.cat.views.get(key)
+    if view is None:
+        view = st.cat.views[key] = _copy_view(st, copy)
+    return view
+
+
+def _copy_view(st: State, copy: int) -> dict[str, Any]:
     c = st.cat.copies[copy]
     t = c.type
     return {
@@ -93,6 +113,14 @@ def copy_view(st: State, copy: int) -> dict[str, Any]:
 
 
 def vale_view(st: State, v: int, *, new: bool = False) -> dict[str, Any]:
+    key = ("vale", st.vale_types[v], v, new)
+    view = st.cat.views.get(key)
+    if view is None:
+        view = st.cat.views[key] = _vale_view(st, v, new)
+    return view
+
+
+def _vale_view(st: State, v: int, new: bool) -> dict[str, Any]:
     vt = st.cat.vale_list[st.vale_types[v]]
     return {
         "id": v, "name": vt.name, "level": vt.level,
@@ -122,22 +150,33 @@ def observe(st: State, viewer: int | None) -> dict[str, Any]:
             "star": pl.star,
             "vales": [vale_view(st, v, new=v in new) for v in pl.vales],
             "decay": net_decay(st, p),
-            "owned_count": len(pl.deck) + len(pl.field) + len(pl.discard) + (pl.on_deck is not None),
+            "owned_count": len(pl.deck) + len(pl.field) + len(pl.discard) + len(pl.aside)
+            + (pl.on_deck is not None),
+            "set_aside": [card_view(st, c) for c in pl.aside],
+            "harvest_next": pl.harvest_next,
         }
         if viewer == p:
             entry["deck"] = [card_view(st, c) for c in sorted(pl.deck)]
             entry["discard"] = [card_view(st, c) for c in sorted(pl.discard)]
             entry["known_top"] = list(pl.known_top)
+            entry["leaders_dealt"] = list(pl.dealt_leaders)
         players.append(entry)
     turn: dict[str, Any] = {"player": t.player, "spoiled": t.spoiled,
                             "advancement_buys": t.adv_buys, "vale_buys": t.vale_buys,
                             "vale_limit": t.vale_limit,
-                            "bought": [st.cat.label(pu.copy) for pu in t.purchases]}
+                            "bought": [st.cat.label(pu.copy) for pu in t.purchases],
+                            "upgrades": list(t.upgrades),
+                            "used": list(t.used)}
     if t.phase == "harvest":
         have = spirits_available(st)
         turn["mana"] = mana_available(st)
         turn["spirits"] = dict(zip(SPIRITS, have))
         turn["spirits_spent"] = dict(zip(("animal", "forest", "sky", "any"), t.spirit_spent))
+        if viewer == t.player and not st.pending:
+            from .harvest import buy_options
+            turn["prices"] = {
+                " ".join(["buy", m] + ([] if tgt is None else ["on", f"#{tgt}"])): price
+                for m, _c, tgt, price in buy_options(st)}
     pending = None
     if st.pending:
         pd = st.pending[-1]
@@ -146,6 +185,17 @@ def observe(st: State, viewer: int | None) -> dict[str, Any]:
                    "description": d(st, pd) if d else pd.kind.replace("_", " ")}
         if viewer == pd.player and pd.private:
             pending["cards"] = [card_view(st, c) for c in pd.private]
+        if pd.kind == "sleeve":   # the advancement being sleeved was bought in public
+            pending["advancement"] = copy_view(st, pd.data["copy"])
+        if viewer == pd.player:
+            # What a decision shows only its player (file 003: the leaders dealt to you,
+            # Ranger Captain's vale, Snapjaw's advancement).
+            if "leaders" in pd.data:
+                pending["leaders"] = list(pd.data["leaders"])
+            if pd.data.get("shows") == "copy":
+                pending["advancement"] = copy_view(st, pd.data["copy"])
+            if pd.data.get("shows") == "vale":
+                pending["vale"] = vale_view(st, pd.data["looked_vale"])
     soil = next(x for x in st.cat.advancements.values() if x.kind == "fertile_soil")
     obs: dict[str, Any] = {
         "viewer": viewer,
@@ -160,6 +210,7 @@ def observe(st: State, viewer: int | None) -> dict[str, Any]:
         "vp_pool": st.vp_pool,
         "vp_reserve_taken": st.vp_reserve_taken,
         "end_triggered": st.end_triggered,
+        "seen_leaders": list(st.seen_leaders),
         "over": st.over,
         "commons": {str(l): [copy_view(st, c) if c is not None else None for c in st.commons[l]]
                     for l in (1, 2, 3)},

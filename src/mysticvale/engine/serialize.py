@@ -39,7 +39,8 @@ def state_to_dict(st: State) -> dict[str, Any]:
             "vales": p.vales, "vp_tokens": p.vp_tokens, "curse_tokens": p.curse_tokens,
             "mana_token_active": p.mana_token_active, "star": p.star, "known_top": p.known_top,
             "guards_used": p.guards_used, "aether_cards": p.aether_cards,
-            "removed_vales": p.removed_vales,
+            "removed_vales": p.removed_vales, "aside": p.aside, "harvest_next": p.harvest_next,
+            "dealt_leaders": p.dealt_leaders,
         } for p in st.players],
         "adv_decks": {str(k): labels(v) for k, v in st.adv_decks.items()},
         "commons": {str(k): labels(v) for k, v in st.commons.items()},
@@ -63,6 +64,7 @@ def state_to_dict(st: State) -> dict[str, Any]:
             "purchases": [[lab(p.copy), p.target] for p in st.turn.purchases],
             "new_vales": st.turn.new_vales, "new_layers": st.turn.new_layers,
             "used": st.turn.used, "scored": st.turn.scored, "kept": st.turn.kept,
+            "upgrades": st.turn.upgrades,
         },
         "steps": [[s.kind, s.player, _enc(st, s.data)] for s in st.steps],
         "pending": [[p.kind, p.player, _enc(st, p.data), p.private] for p in st.pending],
@@ -70,6 +72,7 @@ def state_to_dict(st: State) -> dict[str, Any]:
         "over": st.over,
         "winner_override": st.winner_override,
         "extra_turns": st.extra_turns,
+        "seen_leaders": st.seen_leaders,
         "events": [[e.kind, e.player, e.text, e.private_to, e.public_text, e.data] for e in st.events],
         "history": st.history,
     }
@@ -143,6 +146,7 @@ def _from_dict(d: dict) -> State:
         purchases=[Purchase(fl(c), tg) for c, tg in t["purchases"]],
         new_vales=list(t["new_vales"]), new_layers=[list(x) for x in t["new_layers"]],
         used=list(t["used"]), scored=list(t["scored"]), kept=list(t["kept"]),
+        upgrades=[int(x) for x in t.get("upgrades", [])],
     )
     return State(
         cat=cat,
@@ -156,6 +160,8 @@ def _from_dict(d: dict) -> State:
             mana_token_active=bool(p["mana_token_active"]), star=bool(p["star"]),
             known_top=list(p["known_top"]), guards_used=list(p["guards_used"]),
             aether_cards=list(p["aether_cards"]), removed_vales=list(p["removed_vales"]),
+            aside=[int(x) for x in p.get("aside", [])], harvest_next=bool(p.get("harvest_next", False)),
+            dealt_leaders=[str(x) for x in p.get("dealt_leaders", [])],
         ) for p in d["players"]],
         adv_decks={int(k): copies(v) for k, v in d["adv_decks"].items()},
         commons={int(k): copies(v) for k, v in d["commons"].items()},
@@ -177,6 +183,7 @@ def _from_dict(d: dict) -> State:
         over=bool(d["over"]),
         winner_override=d["winner_override"],
         extra_turns=list(d["extra_turns"]),
+        seen_leaders=[int(x) for x in d.get("seen_leaders", [])],
         events=[Event(k, p, tx, pt, pub, dict(dt)) for k, p, tx, pt, pub, dt in d["events"]],
         history=[str(h) for h in d["history"]],
     )
@@ -191,7 +198,7 @@ def _check(st: State) -> None:
         raise SaveError("corrupt saved game: card owners or player count do not match")
     seen: list[int] = []
     for pl in st.players:
-        seen += pl.deck + pl.field + pl.discard + ([pl.on_deck] if pl.on_deck is not None else [])
+        seen += pl.deck + pl.field + pl.discard + pl.aside + ([pl.on_deck] if pl.on_deck is not None else [])
     if sorted(seen) != list(range(n)):
         raise SaveError("corrupt saved game: the cards are not each in exactly one place")
     vales: list[int] = []

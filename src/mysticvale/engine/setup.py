@@ -15,7 +15,11 @@ COMMONS_PER_LEVEL = 3
 VALES_PER_LEVEL = 4
 
 
-def new_state(cat: Catalogue, ruleset: RuleSet, players: int, seed: int) -> State:
+def new_state(cat: Catalogue, ruleset: RuleSet, players: int, seed: int, *,
+              deal_fields: bool = True) -> State:
+    """A game set up and ready for its first turn.  With ``deal_fields=False`` the starting
+    fields are left for later (leaders are chosen and shuffled in first, file 003; see
+    :func:`deal_starting_fields`)."""
     if players not in VP_POOL:
         raise ValueError(f"Mystic Vale is for 2 to 4 players, not {players}")
     rng = Rng(seed)
@@ -69,18 +73,25 @@ def new_state(cat: Catalogue, ruleset: RuleSet, players: int, seed: int) -> Stat
     first = rng.below("setup", players)
     st.first_player = first
     pls[first].star = True
-    # 5. Starting fields: reveal and play until 3 decay show (two Cursed Lands in the
-    #    field and a third on deck).  Starting cards have no abilities and cannot spoil.
-    for p in range(players):
-        reveal(st, p)
-        while net_decay(st, p) < 3 and st.players[p].on_deck is not None:
-            pl = st.players[p]
-            pl.field.append(pl.on_deck)
-            pl.on_deck = None
-            reveal(st, p)
+    if deal_fields:
+        deal_starting_fields(st)
     st.events.clear()
     st.current = first
     st.turn = Turn(first)
     log(st, "setup", None, f"A {players}-player game begins ({ruleset.name} rules, sets: "
         f"{', '.join(cat.sets)}). Player {first + 1} has the star token and starts.")
     return st
+
+
+def deal_starting_fields(st: State) -> None:
+    """5. Starting fields: reveal and play until 3 decay show (two Cursed Lands in the
+    field and a third on deck).  Starting cards have no abilities and cannot spoil; a
+    leader met here is placed like any other card, its When Played ability does not act
+    (the game has not begun)."""
+    for p in range(len(st.players)):
+        reveal(st, p)
+        while net_decay(st, p) < 3 and st.players[p].on_deck is not None:
+            pl = st.players[p]
+            pl.field.append(pl.on_deck)
+            pl.on_deck = None
+            reveal(st, p)

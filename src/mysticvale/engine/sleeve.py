@@ -117,12 +117,20 @@ def can_sleeve(layers: tuple[int, ...], new: AdvCopy, copies: list[AdvCopy]) -> 
     000); that is not a slot conflict, so it needs no check here.
     """
     objs = [copies[i] for i in layers]
+    if any(o.type.kind == "leader" for o in objs):
+        # No advancement may be sleeved on a leader unless it says so (file 003); Kojen
+        # and Khan's own ability sleeves through engine/leaders.py, not through this check.
+        return False
     for pos, copy in enumerate(objs):
         if not (copy.slots & new.slots):
             continue
         covered_already = any(_covers(o, copy) for o in objs[pos + 1:])
         if covered_already:
             continue
-        if not copy.type.eclipse or new.type.eclipse:
+        if new.type.eclipse:
+            # An eclipse advancement may be sleeved *under* another advancement (file 003):
+            # harvest.sleeve_layers slides it beneath, so it is covered and covers nothing.
+            continue
+        if not copy.type.eclipse:
             return False
     return True

@@ -40,13 +40,20 @@ class Player:
     aether_cards: list[int] = _f(default_factory=list)
     #: Vale ids removed from the game (Aether Tree is discarded to the box when used).
     removed_vales: list[int] = _f(default_factory=list)
+    #: Cards revealed and set aside while an ability resolves (Lore Keeper, file 003).
+    aside: list[int] = _f(default_factory=list)
+    #: Hectoro's upgraded side was played in Prep: nothing more is played or spoiled and
+    #: the next turn begins with the Harvest phase (file 003).
+    harvest_next: bool = False
+    #: The two leaders dealt to this player at setup (file 003), known only to this player.
+    dealt_leaders: list[str] = _f(default_factory=list)
 
     def copy(self) -> "Player":
         return Player(
             list(self.deck), self.on_deck, list(self.field), list(self.discard), list(self.vales),
             self.vp_tokens, self.curse_tokens, self.mana_token_active, self.star,
             list(self.known_top), list(self.guards_used), list(self.aether_cards),
-            list(self.removed_vales),
+            list(self.removed_vales), list(self.aside), self.harvest_next, list(self.dealt_leaders),
         )
 
 
@@ -78,6 +85,7 @@ class Turn:
     used: list[str] = _f(default_factory=list)        # abilities used this turn
     scored: list[int] = _f(default_factory=list)      # field cards whose VP were gained
     kept: list[int] = _f(default_factory=list)        # field cards kept for next turn
+    upgrades: list[int] = _f(default_factory=list)    # leader cards upgraded this Harvest (file 003)
 
     def copy(self) -> "Turn":
         return Turn(
@@ -85,7 +93,7 @@ class Turn:
             list(self.spirit_spent), list(self.spirit_bonus), self.vale_buys, self.vale_limit,
             self.adv_buys, [Purchase(p.copy, p.target) for p in self.purchases],
             list(self.new_vales), [list(x) for x in self.new_layers], list(self.used),
-            list(self.scored), list(self.kept),
+            list(self.scored), list(self.kept), list(self.upgrades),
         )
 
 
@@ -152,6 +160,9 @@ class State:
     over: bool = False
     winner_override: list[int] | None = None   # "you win the game" (Le Que)
     extra_turns: list[int] = _f(default_factory=list)
+    #: Leader cards that have been face up (on deck, in a field, revealed): which leader
+    #: they are is public from then on (determinize keeps them; engine/leaders.py).
+    seen_leaders: list[int] = _f(default_factory=list)
     events: list[Event] = _f(default_factory=list)
     history: list[str] = _f(default_factory=list)   # notation of every action applied
 
@@ -184,6 +195,7 @@ class State:
             over=self.over,
             winner_override=list(self.winner_override) if self.winner_override is not None else None,
             extra_turns=list(self.extra_turns),
+            seen_leaders=list(self.seen_leaders),
             events=list(self.events),
             history=list(self.history),
         )

@@ -14,7 +14,9 @@ _GROWTH = SYMBOLS.index("growth")
 
 
 def stats(st: State, card: int) -> SleeveStats:
-    return st.cat.stats(st.cards[card])
+    layers = st.cards[card]
+    s = st.cat._stats.get(layers)
+    return s if s is not None else st.cat.stats(layers)
 
 
 def card_name(st: State, card: int) -> str:
@@ -93,8 +95,15 @@ def reveal(st: State, p: int) -> None:
     pl = st.players[p]
     pl.on_deck = take_top(st, p)
     if pl.on_deck is not None:
+        mark_seen(st, pl.on_deck)
         log(st, "reveal", p, f"Player {p + 1} reveals {card_name(st, pl.on_deck)} on deck.",
             card=pl.on_deck)
+
+
+def mark_seen(st: State, card: int) -> None:
+    """A card is face up for everyone: if it is a leader, which one is public from now on."""
+    if card not in st.seen_leaders and any(st.cat.copies[i].type.kind == "leader" for i in st.cards[card]):
+        st.seen_leaders.append(card)
 
 
 def discard_card(st: State, p: int, card: int) -> None:
@@ -112,21 +121,39 @@ def card_decay(st: State, p: int, card: int) -> int:
 def net_decay(st: State, p: int) -> int:
     """Decay showing in the field and on the on-deck card, each growth cancelling one."""
     pl = st.players[p]
-    total = 0
     cards = pl.field if pl.on_deck is None else pl.field + [pl.on_deck]
+    memo = st.cat._stats
+    layers = st.cards
+    aether = pl.aether_cards
+    total = 0
     for c in cards:
-        total += card_decay(st, p, c) - stats(st, c).symbols[_GROWTH]
+        s = memo.get(layers[c]) or st.cat.stats(layers[c])
+        sym = s.symbols
+        total += (s.aether_decay if aether and c in aether else sym[_DECAY]) - sym[_GROWTH]
     return total
 
 
+_SYM_INDEX = {name: i for i, name in enumerate(SYMBOLS)}
+
+
 def field_sum(st: State, p: int, symbol: str) -> int:
-    i = SYMBOLS.index(symbol)
+    i = _SYM_INDEX[symbol]
     return sum(stats(st, c).symbols[i] for c in st.players[p].field)
+
+
+def field_totals(st: State, p: int) -> list[int]:
+    """Every symbol summed over the field (SYMBOLS order)."""
+    out = [0] * len(SYMBOLS)
+    for c in st.players[p].field:
+        for i, v in enumerate(stats(st, c).symbols):
+            if v:
+                out[i] += v
+    return out
 
 
 def owned_cards(st: State, p: int) -> list[int]:
     pl = st.players[p]
-    out = list(pl.deck) + list(pl.field) + list(pl.discard)
+    out = list(pl.deck) + list(pl.field) + list(pl.discard) + list(pl.aside)
     if pl.on_deck is not None:
         out.append(pl.on_deck)
     return out
