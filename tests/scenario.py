@@ -47,6 +47,7 @@ class Scenario:
 
     def invalidate(self) -> None:
         self.game._legal = None
+        self.state.memo.clear()
 
     # -- cards ---------------------------------------------------------------------
     def layers(self, spec: CardSpec) -> tuple[int, ...]:

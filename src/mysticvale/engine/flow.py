@@ -375,6 +375,7 @@ def legal_for_phase(st: State) -> list[Action]:
 
 def apply(st: State, action: Action) -> None:
     """Apply an action already checked to be legal, and run the rules that follow."""
+    st.memo.clear()
     if st.pending:
         pd = st.pending.pop()
         DECISIONS[pd.kind].apply(st, pd, action)
@@ -384,6 +385,7 @@ def apply(st: State, action: Action) -> None:
         from .harvest import apply_harvest
         apply_harvest(st, action)
     run(st)
+    st.memo.clear()
 
 
 def acting_player(st: State) -> int | None:

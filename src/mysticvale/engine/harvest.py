@@ -93,6 +93,10 @@ def placement_exists(st: State, purchases: list[Purchase]) -> bool:
     """Can every bought advancement be sleeved on the field at once (file 000, 'you are not
     allowed to buy an advancement if you do not have a legal place to sleeve it')?"""
     field = st.players[st.turn.player].field
+    if len(purchases) == 1 and purchases[0].target is None:
+        # The common case, one advancement: any card it fits on will do.
+        copy = purchases[0].copy
+        return any(st.cat.fits(st.cards[c], copy) for c in field)
     layers = {c: st.cards[c] for c in field}
     fixed = [pu for pu in purchases if pu.target is not None]
     free = [pu for pu in purchases if pu.target is None]
@@ -155,6 +159,16 @@ def _markets(st: State) -> list[tuple[str, int]]:
 def buy_options(st: State, *, free: bool = False, max_cost: int | None = None,
                 min_cost: int = 0) -> list[tuple[str, int, int | None, int]]:
     """(market, copy, declared card, price) of every advancement buy possible now."""
+    if not free and max_cost is None and not min_cost:
+        memo = st.memo.get("buy_options")
+        if memo is None:
+            memo = st.memo["buy_options"] = _buy_options(st, free=False, max_cost=None, min_cost=0)
+        return memo
+    return _buy_options(st, free=free, max_cost=max_cost, min_cost=min_cost)
+
+
+def _buy_options(st: State, *, free: bool, max_cost: int | None,
+                 min_cost: int) -> list[tuple[str, int, int | None, int]]:
     t = st.turn
     if not free and t.adv_buys >= MAX_ADV_BUYS:
         return []

@@ -165,6 +165,9 @@ class State:
     seen_leaders: list[int] = _f(default_factory=list)
     events: list[Event] = _f(default_factory=list)
     history: list[str] = _f(default_factory=list)   # notation of every action applied
+    #: Results derived from this exact state (e.g. the buy options), dropped whenever the
+    #: state changes through an action; never serialised, never shared by a clone.
+    memo: dict[str, Any] = _f(default_factory=dict, compare=False, repr=False)
 
     def clone(self) -> "State":
         """A deep copy (cards are immutable tuples, so they are shared)."""
