@@ -2,7 +2,6 @@
 
 import pytest
 
-import mysticvale as mv
 from mysticvale.engine.zones import net_decay
 from scenario import Scenario
 

@@ -264,7 +264,7 @@ def test_council_of_owls_makes_an_advancement_for_its_card_3_cheaper():
 @exercises("Council of Owls")
 def test_council_of_owls_covered_as_an_eclipse_gives_no_discount():
     sc = scenario()
-    ids = sc.player(0, field=[["Council of Owls", "Ent Beetender"]], on_deck=CL, deck=[CL])
+    sc.player(0, field=[["Council of Owls", "Ent Beetender"]], on_deck=CL, deck=[CL])
     sc.put_in_commons(2, 1, "Hippogriff", "middle")
     sc.act("pass")
     assert not any(" on #" in a for a in sc.legal())

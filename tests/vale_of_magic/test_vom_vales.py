@@ -79,7 +79,7 @@ def test_aether_tree_field_only_in_the_english_rules():
 @exercises("Aether Tree")
 def test_aether_tree_with_seedling_cancels_the_last_decay_from_another_advancement():
     sc = scenario()
-    ids = sc.player(0, field=["Cursed Land", "Cursed Land", "Cursed Land"], on_deck="Blank",
+    sc.player(0, field=["Cursed Land", "Cursed Land", "Cursed Land"], on_deck="Blank",
                     deck=[["Cursed Land", "Seedling", "Hulking Thornhide"], "Blank"],
                     vales=["Aether Tree"])
     st = sc.state
@@ -294,7 +294,7 @@ def test_wood_sprite_hoard_known_order_survives_a_draw_from_the_top():
 @exercises("Manadew Meadow")
 def test_manadew_meadow_targets_the_card_with_most_guardians_on_yucata():
     sc = scenario()
-    ids = sc.player(0, field=["Generic Guardian Sapling", "Generic Ancient Warden", "Fertile Soil"],
+    sc.player(0, field=["Generic Guardian Sapling", "Generic Ancient Warden", "Fertile Soil"],
                     on_deck="Blank", deck=["Cursed Land"] * 4, vales=["Manadew Meadow"])
     sc.act("pass")
     mana = sc.game.observe(0)["turn"]["mana"]

@@ -4,7 +4,7 @@ replenish the commons and vale rows, and the yucata end-of-game trigger."""
 from __future__ import annotations
 
 from .actions import Action
-from .flow import ability_ref, card_abilities, queue_triggered
+from .flow import queue_triggered, trigger_items
 from .harvest import placement_exists, sleeve_layers
 from .registry import decision, step
 from .state import State, Step
@@ -81,14 +81,7 @@ def _sleeve_apply(st: State, pd, action: Action) -> None:
 
 @step("discard_abilities")
 def _step_discard_abilities(st: State, s: Step) -> None:
-    items = []
-    for c in st.players[s.player].field:
-        for layer, k, ab in card_abilities(st, c, "discard"):
-            if f"c{c}.{layer}.{k}" in st.turn.used:   # once per turn (file 000)
-                continue
-            items.append({"card": c, "layer": layer, "k": k, "ref": ability_ref(c, layer, k),
-                          "key": f"c{c}.{layer}.{k}"})
-    queue_triggered(st, s.player, items)
+    queue_triggered(st, s.player, trigger_items(st, st.players[s.player].field, "discard"))
 
 
 @step("discard_field")

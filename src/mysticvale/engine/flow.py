@@ -84,6 +84,22 @@ def _step_ability(st: State, s: Step) -> None:
         handler(st, s.player, ab, d)
 
 
+def trigger_items(st: State, cards: list[int], trigger: str) -> list[dict]:
+    """Step data for the unused abilities with ``trigger`` on these cards.
+
+    Each ability acts once per turn (file 000, Using Abilities): a card played again in
+    the same turn (discarded, reshuffled and pushed again) does not trigger twice.
+    """
+    items = []
+    for card in cards:
+        for layer, k, _ab in card_abilities(st, card, trigger):
+            key = f"c{card}.{layer}.{k}"
+            if key not in st.turn.used:
+                items.append({"card": card, "layer": layer, "k": k,
+                              "ref": ability_ref(card, layer, k), "key": key})
+    return items
+
+
 def queue_triggered(st: State, p: int, items: list[dict]) -> None:
     """Schedule simultaneous triggered abilities; the active player orders them (file 000)."""
     if not items:
@@ -160,16 +176,7 @@ def play_on_deck(st: State, p: int) -> list[Step]:
 
 @step("when_played")
 def _step_when_played(st: State, s: Step) -> None:
-    card = s.data["card"]
-    items = []
-    for layer, k, ab in card_abilities(st, card, "when_played"):
-        # Each ability once per turn (file 000, Using Abilities): a card played again in
-        # the same turn (discarded, reshuffled and pushed again) does not trigger twice.
-        if f"c{card}.{layer}.{k}" in st.turn.used:
-            continue
-        items.append({"card": card, "layer": layer, "k": k, "ref": ability_ref(card, layer, k),
-                      "key": f"c{card}.{layer}.{k}"})
-    queue_triggered(st, s.player, items)
+    queue_triggered(st, s.player, trigger_items(st, [s.data["card"]], "when_played"))
 
 
 @step("reveal")

@@ -54,7 +54,7 @@ from .card_types import SLOTS, SPIRITS, SYMBOLS
 from .registry import DECISIONS
 from .scoring import breakdown, winners
 from .state import State
-from .zones import net_decay, stats
+from .zones import net_decay
 
 # Views of immutable things are built once per catalogue and shared (observations are
 # read-only data): a card's view depends only on its id and its layers.

@@ -42,7 +42,7 @@ def _covers(later: AdvCopy, earlier: AdvCopy) -> bool:
 def compute_stats(layers: tuple[int, ...], copies: list[AdvCopy]) -> SleeveStats:
     """Derive a card's stats from its layers (copy indices in sleeving order)."""
     objs = [copies[i] for i in layers]
-    n = len(objs)
+    len(objs)
     active: list[int] = []
     abilities: list[tuple[int, Ability]] = []
     printed = [0] * len(SYMBOLS)

@@ -110,6 +110,15 @@ def discard_card(st: State, p: int, card: int) -> None:
     st.players[p].discard.append(card)
 
 
+def discard_looked_at(st: State, p: int, card: int) -> None:
+    """Discard a card the player looked at privately from the top of the deck; other seats
+    learn only that a card was discarded (file 003: "you do not need to reveal")."""
+    take_from_deck(st, p, card)
+    discard_card(st, p, card)
+    log(st, "ability", p, f"Player {p + 1} discards {card_name(st, card)} from the top of the deck.",
+        private_to=p, public_text=f"Player {p + 1} discards a card from the top of the deck.")
+
+
 # -- symbols -----------------------------------------------------------------------
 def card_decay(st: State, p: int, card: int) -> int:
     s = stats(st, card)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from ..actions import Action
 from ..card_types import Ability
-from ..registry import EFFECTS, decision, effect, passive
-from ..state import State, Step
+from ..registry import decision, effect, passive
+from ..state import State
 from ..zones import (
-    ask, card_name, discard_card, ensure_deck, log, schedule, shuffle_deck, stats, take_from_deck,
+    discard_looked_at,
+    ask, card_name, discard_card, ensure_deck, log, shuffle_deck, take_from_deck,
 )
 
 # -- passive effects (read by sleeve stats, buying and scoring) -----------------------
@@ -85,10 +86,7 @@ def _look_top_apply(st: State, pd, action: Action) -> None:
     p = pd.player
     card = pd.data["card"]
     if action.verb == "discard":
-        take_from_deck(st, p, card)
-        discard_card(st, p, card)
-        log(st, "ability", p, f"Player {p + 1} discards {card_name(st, card)} from the top of the deck.",
-            private_to=p, public_text=f"Player {p + 1} discards the top card of the deck.")
+        discard_looked_at(st, p, card)
     else:
         st.players[p].known_top = [card]
         log(st, "ability", p, f"Player {p + 1} keeps {card_name(st, card)} on top of the deck.",

@@ -18,6 +18,7 @@ from ..card_types import Ability
 from ..registry import decision, effect, step
 from ..state import Purchase, State, Step
 from ..zones import (
+    discard_looked_at,
     ask, card_name, discard_card, gain_curse, gain_vp, log, mark_seen, reveal, schedule, stats,
     take_from_deck, take_top,
 )
@@ -395,10 +396,7 @@ def _look_apply(st: State, pd, action: Action) -> None:
     if action.verb == "discard":
         c = int(action.args[0][1:])
         cards.remove(c)
-        take_from_deck(st, p, c)
-        discard_card(st, p, c)
-        log(st, "ability", p, f"Player {p + 1} discards {card_name(st, c)} from the top of the deck.",
-            private_to=p, public_text=f"Player {p + 1} discards a card from the top of the deck.")
+        discard_looked_at(st, p, c)
         if cards:
             ask(st, "look_top_n", p, private=cards, cards=cards, source=pd.data["source"])
         return

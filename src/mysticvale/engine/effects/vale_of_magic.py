@@ -20,6 +20,7 @@ from ..card_types import Ability
 from ..registry import decision, effect, passive
 from ..state import State
 from ..zones import (
+    discard_looked_at,
     ask, card_name, discard_card, ensure_deck, gain_vp, log, shuffle_deck, stats, take_from_deck,
     take_top,
 )
@@ -327,10 +328,7 @@ def _look_any_apply(st: State, pd, action: Action) -> None:
     if action.verb == "discard":
         c = int(action.args[0][1:])
         cards.remove(c)
-        take_from_deck(st, p, c)
-        discard_card(st, p, c)
-        log(st, "ability", p, f"Player {p + 1} discards {card_name(st, c)} from the top of the deck.",
-            private_to=p, public_text=f"Player {p + 1} discards a card from the top of the deck.")
+        discard_looked_at(st, p, c)
         if cards:
             ask(st, "look_discard_any", p, private=cards, cards=cards, below=below)
             return
