@@ -1,0 +1,111 @@
+"""Request and response bodies of the HTTP API (pydantic models; they also document the OpenAPI page)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class CreateGame(BaseModel):
+    """A new game: seats are numbered from 0; every seat without a bot is a human seat with a token."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    players: int = Field(2, ge=2, le=4, description="number of seats, 2 to 4")
+    sets: list[str] = Field(["base"], min_length=1, max_length=3,
+                            description="card sets: base, vale_of_magic, twilight_garden")
+    leaders: bool = Field(False, description="deal leaders (Twilight Garden); 422 if the engine cannot yet")
+    ruleset: str = Field("yucata", max_length=32, description="yucata (default) or english")
+    bots: dict[str, str] = Field(
+        default_factory=dict,
+        description='seat index (as a string) -> bot name from mysticvale.bots.bot_names(), optionally with a '
+                    'thinking time in seconds: {"1": "greedy", "2": "ismcts:0.5"}')
+    seed: int | None = Field(None, ge=0, lt=2**63,
+                             description="fixed seed for reproducible games; refused unless the server runs with "
+                                         "--allow-seed (a known seed reveals every hidden order)")
+
+    @field_validator("sets")
+    @classmethod
+    def _sets(cls, v: list[str]) -> list[str]:
+        if len(set(v)) != len(v):
+            raise ValueError("a set is listed twice")
+        if any(len(s) > 32 for s in v):
+            raise ValueError("set names are short words such as 'base'")
+        return v
+
+    @field_validator("bots")
+    @classmethod
+    def _bots(cls, v: dict[str, str]) -> dict[str, str]:
+        for k, spec in v.items():
+            if not k.isdigit() or len(k) > 1:
+                raise ValueError(f"bot seat {k!r} must be a seat index 0-3 written as a string")
+            if len(spec) > 40:
+                raise ValueError(f"bot spec for seat {k} is too long")
+        return v
+
+
+class SeatLink(BaseModel):
+    seat: int
+    token: str | None = Field(description="secret of a human seat (null for a bot seat): whoever holds it "
+                                          "plays that seat")
+    url: str = Field(description="invitation link for a human seat (/games/{id}?token=T); the spectator link "
+                                 "for a bot seat")
+    bot: str | None
+
+
+class CreatedGame(BaseModel):
+    id: str
+    seats: list[SeatLink]
+    spectator_url: str
+
+
+class ActionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(min_length=1, max_length=128)
+    action: str = Field(min_length=1, max_length=200, description="action notation, e.g. 'push', 'buy 2.3'")
+    seq: int | None = Field(None, ge=0, description="the seq of the state the action was chosen in; if given "
+                                                    "and the game has moved on, 409 (stale) and nothing happens")
+
+
+class UndoRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(min_length=1, max_length=128)
+
+
+class LogEntry(BaseModel):
+    index: int
+    kind: str
+    player: int | None
+    text: str
+
+
+class PlayerInfo(BaseModel):
+    seat: int
+    bot: str | None
+
+
+class GameState(BaseModel):
+    """What one seat (or a spectator) may know right now."""
+
+    game_id: str
+    seat: int | None = Field(description="the seat of the token, null for the spectator view")
+    seq: int = Field(description="number of records (actions and undos) so far; send it back with an action")
+    observation: dict[str, Any] = Field(description="Game.observe(seat): see mysticvale.engine.observation")
+    legal_actions: list[str] = Field(description="action notation; empty unless it is this seat's decision")
+    log: list[LogEntry] = Field(description="readable events as this seat may see them")
+    players: list[PlayerInfo]
+    can_undo: bool
+
+
+class GameSummary(BaseModel):
+    id: str
+    players: int
+    seats: list[PlayerInfo]
+    current_player: int | None
+    phase: str
+    round: int
+    over: bool
+    winners: list[int]

@@ -1,0 +1,271 @@
+"""Durable storage of games: an append-only record log plus periodic snapshots.
+
+Four tables (SQLAlchemy Core, the same code for SQLite and PostgreSQL):
+
+``games``      one row per game: its configuration (players, sets, ruleset, leaders, seed), the
+               last record number ``seq`` and a public summary (whose turn, phase, round, over,
+               winners) kept up to date in the same transaction as every record;
+``seats``      one row per seat: the SHA-256 digest of its token (human seats) or its bot spec;
+``records``    the append-only log, primary key (game, seq): ``action`` records hold the action
+               notation and the acting seat; ``undo`` records hold the number of actions the game
+               was rolled back to.  The primary key makes a duplicated record impossible;
+``snapshots``  ``Game.to_json()`` after record ``seq`` (taken at creation, every
+               :data:`SNAPSHOT_EVERY` records, and after every undo).
+
+A record is acknowledged to a client only after its transaction has committed, so a process
+killed at any moment has either stored a record (and the client may not have heard of it: it
+retries with its ``seq`` and gets a clear "stale" answer) or has not (and the client got no
+acknowledgement).  Snapshots are an optimisation: a game is rebuilt from the latest snapshot
+plus the records after it, or, if no snapshot loads, by replaying every record from the seed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from sqlalchemy import (
+    Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, event,
+    select, update, delete,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+#: A snapshot is written after every this many records.
+SNAPSHOT_EVERY = 32
+#: Besides the creation snapshot, keep this many of the most recent snapshots per game.
+SNAPSHOTS_KEPT = 2
+
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("config", Text, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("current_player", Integer, nullable=True),
+    Column("phase", String(32), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("over", Boolean, nullable=False),
+    Column("winners", Text, nullable=False),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("token_digest", String(64), nullable=True),
+    Column("bot", String(64), nullable=True),
+)
+
+records = Table(
+    "records", metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),          # "action" or "undo"
+    Column("seat", Integer, nullable=False),
+    Column("action", String(200), nullable=True),        # notation, for "action"
+    Column("target", Integer, nullable=True),            # actions kept, for "undo"
+    Column("barrier", Boolean, nullable=False),          # the action revealed hidden information
+    Column("turn", Integer, nullable=False),             # turn number before the record
+    Column("created_at", Float, nullable=False),
+)
+
+snapshots = Table(
+    "snapshots", metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("actions", Integer, nullable=False),          # len(history) of the saved game
+    Column("state", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+
+class StorageError(RuntimeError):
+    """The database refused a write (for example a record number that is already taken)."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One entry of a game's append-only log."""
+
+    seq: int
+    kind: str
+    seat: int
+    action: str | None
+    target: int | None
+    barrier: bool
+    turn: int
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The public summary columns of a game row."""
+
+    current_player: int | None
+    phase: str
+    round: int
+    over: bool
+    winners: list[int]
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """Everything needed to rebuild a game in memory."""
+
+    id: str
+    config: dict[str, Any]
+    seq: int
+    seats: list[tuple[int, str | None, str | None]]   # (seat, token digest, bot spec)
+    records: list[Record]
+    snapshot: tuple[int, int, str] | None             # (seq, actions, state json), latest
+    summary: Summary
+
+
+def normalize_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` as the psycopg (3) driver, which we ship."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def sqlite_url(data_dir: str | Path) -> str:
+    """The default database: an SQLite file ``mysticvale.db`` in ``data_dir`` (created if needed)."""
+    path = Path(data_dir).expanduser().resolve()
+    path.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path / 'mysticvale.db'}"
+
+
+class Storage:
+    """The games database.  Thread-safe: every method opens its own transaction."""
+
+    def __init__(self, url: str) -> None:
+        url = normalize_url(url)
+        self.url = url
+        kwargs: dict[str, Any] = {"future": True}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writing ---------------------------------------------------------------------
+    def create_game(self, game_id: str, config: dict[str, Any], seat_rows: Iterable[tuple[int, str | None, str | None]],
+                    state_json: str, summary: Summary) -> None:
+        """Store a new game with its seats and its creation snapshot (one transaction)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(games.insert().values(
+                id=game_id, created_at=now, updated_at=now, config=json.dumps(config, sort_keys=True), seq=0,
+                **_summary_values(summary)))
+            conn.execute(seats.insert(), [
+                {"game_id": game_id, "seat": s, "token_digest": d, "bot": b} for s, d, b in seat_rows])
+            conn.execute(snapshots.insert().values(game_id=game_id, seq=0, actions=0, state=state_json,
+                                                   created_at=now))
+
+    def append(self, game_id: str, record: Record, summary: Summary,
+               snapshot: tuple[int, str] | None = None) -> None:
+        """Append ``record`` (and optionally a snapshot ``(actions, json)`` taken after it).
+
+        Commits before returning.  Raises :class:`StorageError` if ``record.seq`` is not the next
+        number (another writer got there first) or the database fails.
+        """
+        now = time.time()
+        try:
+            with self.engine.begin() as conn:
+                res = conn.execute(
+                    update(games).where(games.c.id == game_id, games.c.seq == record.seq - 1)
+                    .values(seq=record.seq, updated_at=now, **_summary_values(summary)))
+                if res.rowcount != 1:
+                    raise StorageError(f"game {game_id}: record {record.seq} is not the next record")
+                conn.execute(records.insert().values(
+                    game_id=game_id, seq=record.seq, kind=record.kind, seat=record.seat, action=record.action,
+                    target=record.target, barrier=record.barrier, turn=record.turn, created_at=now))
+                if snapshot is not None:
+                    actions, state_json = snapshot
+                    conn.execute(snapshots.insert().values(
+                        game_id=game_id, seq=record.seq, actions=actions, state=state_json, created_at=now))
+                    self._prune_snapshots(conn, game_id)
+        except IntegrityError as exc:
+            raise StorageError(f"game {game_id}: record {record.seq} already exists") from exc
+
+    @staticmethod
+    def _prune_snapshots(conn, game_id: str) -> None:
+        # Keep the creation snapshot (a full replay's safety net) and the latest few.
+        rows = conn.execute(select(snapshots.c.seq).where(snapshots.c.game_id == game_id, snapshots.c.seq > 0)
+                            .order_by(snapshots.c.seq.desc())).scalars().all()
+        old = rows[SNAPSHOTS_KEPT:]
+        if old:
+            conn.execute(delete(snapshots).where(snapshots.c.game_id == game_id, snapshots.c.seq.in_(old)))
+
+    # -- reading ---------------------------------------------------------------------
+    def load(self, game_id: str) -> StoredGame | None:
+        """A stored game, or None if there is no game with this id."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(select(seats.c.seat, seats.c.token_digest, seats.c.bot)
+                                     .where(seats.c.game_id == game_id).order_by(seats.c.seat)).all()
+            recs = conn.execute(select(records).where(records.c.game_id == game_id, records.c.seq <= row["seq"])
+                                .order_by(records.c.seq)).mappings().all()
+            snap = conn.execute(select(snapshots.c.seq, snapshots.c.actions, snapshots.c.state)
+                                .where(snapshots.c.game_id == game_id, snapshots.c.seq <= row["seq"])
+                                .order_by(snapshots.c.seq.desc()).limit(1)).first()
+        return StoredGame(
+            id=game_id, config=json.loads(row["config"]), seq=row["seq"],
+            seats=[(s, d, b) for s, d, b in seat_rows],
+            records=[Record(r["seq"], r["kind"], r["seat"], r["action"], r["target"], bool(r["barrier"]), r["turn"])
+                     for r in recs],
+            snapshot=(snap[0], snap[1], snap[2]) if snap is not None else None,
+            summary=_summary_from_row(row),
+        )
+
+    def summary(self, game_id: str) -> Summary | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
+        return _summary_from_row(row) if row is not None else None
+
+    def games_waiting_for_bots(self) -> list[str]:
+        """Ids of unfinished games whose acting seat is a bot (to resume after a restart)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games.c.id).join(seats, (seats.c.game_id == games.c.id)
+                                        & (seats.c.seat == games.c.current_player))
+                .where(games.c.over.is_(False), seats.c.bot.is_not(None))).scalars().all()
+        return list(rows)
+
+    def record_count(self, game_id: str) -> int:
+        with self.engine.connect() as conn:
+            return len(conn.execute(select(records.c.seq).where(records.c.game_id == game_id)).all())
+
+
+def _summary_values(s: Summary) -> dict[str, Any]:
+    return {"current_player": s.current_player, "phase": s.phase, "round": s.round, "over": s.over,
+            "winners": json.dumps(s.winners)}
+
+
+def _summary_from_row(row) -> Summary:
+    return Summary(row["current_player"], row["phase"], row["round"], bool(row["over"]), json.loads(row["winners"]))
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    # WAL: readers do not block the writer; synchronous=FULL: a committed record survives even a
+    # power cut, not just a killed process; foreign keys are off by default in SQLite.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()

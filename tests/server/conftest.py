@@ -1,0 +1,190 @@
+"""Server test set-up: the app over SQLite or a throwaway PostgreSQL cluster, and a server subprocess.
+
+PostgreSQL: a session fixture runs ``initdb`` and ``pg_ctl`` (Debian's ``postgresql`` package,
+/usr/lib/postgresql/*/bin) in a temporary folder on a free 127.0.0.1 port, as the user ``nobody``
+when the tests run as root (PostgreSQL refuses to run as root).  Without the binaries the
+PostgreSQL tests are skipped with the reason, except in CI (``CI=true``), where that is a failure.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from mysticvale.engine.rng import Rng
+from mysticvale.server import create_app
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# -- PostgreSQL ------------------------------------------------------------------------
+def _pg_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                   key=lambda p: int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0)
+    env = os.environ.get("MYSTICVALE_PG_BIN")
+    if env:
+        return Path(env)
+    return Path(found[-1]).parent if found else None
+
+
+def _as_pg_user(cmd: list[str]) -> list[str]:
+    if os.geteuid() != 0:
+        return cmd
+    if shutil.which("runuser"):
+        return ["runuser", "-u", "nobody", "--", *cmd]
+    return ["su", "nobody", "-s", "/bin/sh", "-c", " ".join(cmd)]
+
+
+@pytest.fixture(scope="session")
+def pg_url():
+    """URL of a fresh PostgreSQL server for this test session (stopped and deleted afterwards)."""
+    bindir = _pg_bin()
+    if bindir is None or not (bindir / "pg_ctl").exists():
+        msg = ("PostgreSQL binaries not found (/usr/lib/postgresql/*/bin/initdb, pg_ctl): install Debian's "
+               "postgresql package to run the PostgreSQL tests")
+        if in_ci():
+            pytest.fail(msg + " (CI=true: these tests must run in CI)", pytrace=False)
+        pytest.skip(msg)
+    root = Path(tempfile.mkdtemp(prefix="mv-pg-"))
+    data, sock, logfile = root / "data", root / "sock", root / "pg.log"
+    sock.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(root, "nobody")
+        shutil.chown(sock, "nobody")
+    os.chmod(root, 0o755)
+    port = free_port()
+    run = lambda cmd: subprocess.run(_as_pg_user(cmd), check=True, capture_output=True, text=True, timeout=120)
+    try:
+        run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
+             "--no-sync"])
+        run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(logfile), "-w", "-t", "60", "-o",
+             f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off", "start"])
+    except subprocess.CalledProcessError as exc:
+        log = logfile.read_text() if logfile.exists() else ""
+        shutil.rmtree(root, ignore_errors=True)
+        pytest.fail(f"could not start PostgreSQL: {exc.stderr or exc.stdout}\n{log}", pytrace=False)
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(_as_pg_user([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
+                       capture_output=True, timeout=60)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """A database URL: an SQLite file, or a fresh database on the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    base = request.getfixturevalue("pg_url")
+    return _fresh_pg_database(base)
+
+
+def _fresh_pg_database(base: str) -> str:
+    import sqlalchemy as sa
+
+    name = "t" + os.urandom(6).hex()
+    eng = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with eng.connect() as c:
+        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    eng.dispose()
+    return base.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+@pytest.fixture
+def client(db_url):
+    """A TestClient on a fresh app (seeds allowed), over SQLite and over PostgreSQL."""
+    with TestClient(create_app(db_url, allow_seed=True)) as c:
+        yield c
+
+
+@pytest.fixture
+def sqlite_client(sqlite_url):
+    with TestClient(create_app(sqlite_url, allow_seed=True)) as c:
+        yield c
+
+
+# -- playing helpers -------------------------------------------------------------------
+def choose(seq: int, legal: list[str], salt: int = 0) -> str:
+    """A deterministic pick from the legal actions, a function of the state's seq only.
+
+    The same in an interrupted and an uninterrupted game, so their games can be compared.
+    """
+    return legal[Rng(1000 * salt + seq).below("pick", len(legal))]
+
+
+def wait_for(predicate, timeout: float = 30.0, interval: float = 0.01):
+    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out after {timeout} s waiting for {predicate}")
+        time.sleep(interval)
+
+
+class ServerProcess:
+    """``mysticvale serve`` as a subprocess on a free port (for restart tests)."""
+
+    def __init__(self, data_dir: Path, database: str | None = None) -> None:
+        self.data_dir = Path(data_dir)
+        self.database = database
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.output = self.data_dir / "server.out"
+
+    def start(self, timeout: float = 30.0) -> None:
+        cmd = [sys.executable, "-c", "from mysticvale.cli.main import app; app()", "serve",
+               "--port", str(self.port), "--data-dir", str(self.data_dir), "--allow-seed"]
+        if self.database:
+            cmd += ["--database", self.database]
+        with open(self.output, "ab") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=self.data_dir)
+        end = time.monotonic() + timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.output.read_text()}")
+            try:
+                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > end:
+                self.kill()
+                raise RuntimeError(f"server did not start within {timeout} s:\n{self.output.read_text()}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, like a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=30)
+        self.proc = None

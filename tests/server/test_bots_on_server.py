@@ -1,0 +1,60 @@
+"""Bots chosen at creation play on the server, at the strength asked for, without holding up requests."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from conftest import wait_for
+
+from mysticvale.bots import bot_names
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _need(name):
+    if name not in bot_names():
+        pytest.skip(f"the {name} bot is not available in this build")
+
+
+def test_thinking_time_only_for_bots_that_take_it(sqlite_client):
+    _need("greedy")
+    r = sqlite_client.post("/api/games", json={"players": 2, "bots": {"1": "greedy:0.5"}})
+    assert r.status_code == 422 and "thinking time" in r.json()["detail"]
+    r = sqlite_client.post("/api/games", json={"players": 2, "bots": {"1": "greedy"}})
+    assert r.status_code == 201
+
+
+def test_searching_bot_does_not_block_the_server(sqlite_client):
+    _need("ismcts")
+    c = sqlite_client
+    r = c.post("/api/games", json={"players": 2, "seed": 3, "bots": {"0": "ismcts:0.3", "1": "ismcts:0.3"}})
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    assert r.json()["seats"][0]["bot"] == "ismcts:0.3"
+    worst, t_end = 0.0, time.monotonic() + 2.0
+    while time.monotonic() < t_end:      # the bots think 0.3 s per decision meanwhile
+        t = time.monotonic()
+        assert c.get(f"/api/games/{gid}/summary").status_code == 200
+        worst = max(worst, time.monotonic() - t)
+        time.sleep(0.02)
+    assert worst < 0.25, f"a request waited {worst:.2f} s while a bot was thinking"
+    seq = wait_for(lambda: c.get(f"/api/games/{gid}/state").json()["seq"] >= 3, timeout=20)
+    assert seq
+
+
+def test_bot_games_share_the_workers_fairly(sqlite_url):
+    from mysticvale.server import Storage
+    from mysticvale.server.sessions import SessionManager
+
+    store = Storage(sqlite_url)
+    mgr = SessionManager(store, bot_workers=1)
+    try:
+        a, _ = mgr.create(2, ["base"], False, "yucata", {0: "random", 1: "random"})
+        b, _ = mgr.create(2, ["base"], False, "yucata", {0: "random", 1: "random"})
+        wait_for(lambda: a.game.is_over() or b.game.is_over(), timeout=60)
+        # one worker, two games: they moved in turns, so the other game is well under way too
+        assert min(a.seq, b.seq) > 0.5 * max(a.seq, b.seq)
+    finally:
+        mgr.close()
+        store.close()

@@ -1,0 +1,119 @@
+"""WebSocket: two seats connected at once both get every change, each only its own view."""
+
+from __future__ import annotations
+
+import mysticvale as mv
+import pytest
+from conftest import choose
+from starlette.websockets import WebSocketDisconnect
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _create(client, **body):
+    body.setdefault("players", 2)
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def _until_seq(ws, seq: int) -> dict:
+    """Read state messages until one at ``seq`` (states may be merged when changes come fast)."""
+    for _ in range(1000):
+        msg = ws.receive_json()
+        assert msg["type"] == "state", msg
+        assert msg["seq"] <= seq, (msg["seq"], seq)
+        if msg["seq"] == seq:
+            return msg
+    raise AssertionError(f"no state at seq {seq}")
+
+
+def test_two_seats_get_updates_each_with_its_own_view(client):
+    g = _create(client, seed=21)
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    ref = mv.new_game(players=2, seed=21)
+    with client.websocket_connect(f"/api/games/{gid}/ws?token={tokens[0]}") as ws0, \
+            client.websocket_connect(f"/api/games/{gid}/ws?token={tokens[1]}") as ws1, \
+            client.websocket_connect(f"/api/games/{gid}/ws") as spectator:
+        first = [ws0.receive_json(), ws1.receive_json(), spectator.receive_json()]
+        assert [m["seat"] for m in first] == [0, 1, None]
+        assert [m["observation"] for m in first] == [ref.observe(0), ref.observe(1), ref.observe(None)]
+        assert first[0]["observation"] != first[1]["observation"]    # own deck contents differ
+        sockets = (ws0, ws1)
+        for step in range(30):
+            seat = ref.current_player
+            legal = [str(a) for a in ref.legal_actions()]
+            action = choose(step, legal, salt=2)
+            if step % 2:    # alternate: over the socket, and over HTTP
+                sockets[seat].send_json({"type": "action", "action": action, "seq": step})
+            else:
+                r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": action})
+                assert r.status_code == 200, r.text
+            ref.apply_action(action)
+            for viewer, ws in ((0, ws0), (1, ws1), (None, spectator)):
+                msg = _until_seq(ws, step + 1)
+                assert msg["seat"] == viewer
+                assert msg["observation"] == ref.observe(viewer)
+                assert msg["log"] == ref.log(viewer)
+                mine = viewer is not None and ref.current_player == viewer
+                assert msg["legal_actions"] == ([str(a) for a in ref.legal_actions()] if mine else [])
+
+
+def test_socket_errors(client):
+    g = _create(client, seed=22)
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    acting = client.get(f"/api/games/{gid}/state").json()["observation"]["acting_player"]
+    with client.websocket_connect(f"/api/games/{gid}/ws?token={tokens[acting]}") as ws:
+        assert ws.receive_json()["seq"] == 0
+        ws.send_json({"type": "action", "action": "buy 3.3", "seq": 0})
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["status"] == 409 and "not legal" in err["message"]
+        ws.send_json({"type": "action", "action": "push", "seq": 5})
+        err = ws.receive_json()
+        assert err["status"] == 409 and "stale" in err["message"]
+        ws.send_json({"type": "dance"})
+        assert ws.receive_json()["status"] == 422
+        ws.send_text("not json")
+        assert ws.receive_json()["status"] == 422
+        ws.send_json({"type": "action", "action": 3})
+        assert ws.receive_json()["status"] == 422
+        ws.send_json({"type": "undo"})
+        assert ws.receive_json()["status"] == 409
+        ws.send_json({"type": "action", "action": "push", "seq": 0})
+        assert _until_seq(ws, 1)["seq"] == 1
+    with client.websocket_connect(f"/api/games/{gid}/ws") as spectator:
+        spectator.receive_json()
+        spectator.send_json({"type": "action", "action": "pass"})
+        assert spectator.receive_json()["status"] == 403
+    for url, code in ((f"/api/games/{gid}/ws?token=wrong", 4403), ("/api/games/nope/ws", 4404)):
+        with client.websocket_connect(url) as ws:
+            msg = ws.receive_json()
+            assert msg["type"] == "error" and msg["status"] == code - 4000
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == code
+
+
+def test_bot_moves_are_pushed_and_reconnect_gets_the_current_state(client):
+    g = _create(client, seed=23, bots={"1": "random"})
+    gid, token = g["id"], g["seats"][0]["token"]
+    with client.websocket_connect(f"/api/games/{gid}/ws?token={token}") as ws:
+        msg = ws.receive_json()
+        while not msg["legal_actions"]:          # the bot may move first
+            msg = ws.receive_json()
+        turn = msg["observation"]["turn_number"]
+        # play the human's turn; the bot's moves then arrive without asking
+        while msg["observation"]["current_player"] == 0 and not msg["observation"]["over"]:
+            if msg["legal_actions"]:
+                ws.send_json({"type": "action", "action": choose(msg["seq"], msg["legal_actions"], 4),
+                              "seq": msg["seq"]})
+            msg = ws.receive_json()
+            assert msg["type"] == "state", msg
+        seen_bot = msg["observation"]["current_player"] == 1
+        while not msg["legal_actions"] and not msg["observation"]["over"]:
+            msg = ws.receive_json()
+        assert seen_bot and msg["observation"]["turn_number"] > turn
+        last = msg
+    with client.websocket_connect(f"/api/games/{gid}/ws?token={token}") as ws:
+        again = ws.receive_json()
+        assert again["seq"] == last["seq"] and again["observation"] == last["observation"]
