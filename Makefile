@@ -17,7 +17,7 @@ system-packages:
 	bash scripts/install-system-packages.sh
 
 run: $(STAMP)
-	$(BIN)/mysticvale demo --players 2 --seed 1
+	$(BIN)/mysticvale serve
 
 test: $(STAMP) system-packages
 	$(BIN)/python -m pytest -q -n 2
