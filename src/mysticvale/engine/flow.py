@@ -37,18 +37,11 @@ def card_abilities(st: State, card: int, trigger: str, *, include_new: bool = Fa
     Abilities of advancements sleeved this turn are not active this turn (file 000,
     Earthchant Chorus; file 000 yucata notes, Hatchery).
     """
-    s = stats(st, card)
-    out = []
-    counts: dict[int, int] = {}
-    for layer, ab in s.abilities:
-        k = counts.get(layer, 0)
-        counts[layer] = k + 1
-        if ab.trigger != trigger:
-            continue
-        if not include_new and [card, layer] in st.turn.new_layers:
-            continue
-        out.append((layer, k, ab))
-    return out
+    items = stats(st, card).by_trigger.get(trigger, ())
+    new = st.turn.new_layers
+    if not items or include_new or not new:
+        return items
+    return tuple(x for x in items if [card, x[0]] not in new)
 
 
 def ability_at(st: State, card: int, layer: int, k: int) -> Ability:

@@ -30,6 +30,8 @@ class SleeveStats:
     level3: int                     # active level-3 advancements on the card
     end_vp: int                     # gray VP of active layers
     neg_vp: int                     # red negative VP of active layers
+    #: trigger -> ((layer, k, ability), ...): k numbers the abilities of one layer
+    by_trigger: dict[str, tuple[tuple[int, int, Ability], ...]]
 
     def get(self, symbol: str) -> int:
         return self.symbols[_I[symbol]]
@@ -96,7 +98,14 @@ def compute_stats(layers: tuple[int, ...], copies: list[AdvCopy]) -> SleeveStats
     else:
         aether = cursed_decay
     symbols[_I["decay"]] = decay
+    by_trigger: dict[str, list[tuple[int, int, Ability]]] = {}
+    per_layer: dict[int, int] = {}
+    for layer, ab in abilities:
+        k = per_layer.get(layer, 0)
+        per_layer[layer] = k + 1
+        by_trigger.setdefault(ab.trigger, []).append((layer, k, ab))
     return SleeveStats(
+        by_trigger={t: tuple(v) for t, v in by_trigger.items()},
         symbols=tuple(symbols),
         printed=tuple(printed),
         aether_decay=min(aether, decay),
