@@ -1,0 +1,88 @@
+"""Search speed: ISMCTS iterations per second, and the cost of clone(), determinize(),
+observe() and legal_actions() on positions from greedy-vs-greedy games.
+
+    .venv/bin/python benchmarks/bench_search.py --positions 12 --think 0.5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import timeit
+
+
+def positions(n: int, seed: int):
+    """``n`` positions with a real choice for the seat to act, spread over a few games."""
+    import mysticvale as mv
+    from mysticvale.bots import SeatView, make_bot
+
+    out = []
+    gi = 0
+    while len(out) < n:
+        g = mv.new_game(players=2, seed=seed + gi)
+        bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+        step = 0
+        while not g.is_over() and len(out) < n:
+            p = g.current_player
+            if len(g.legal_actions()) > 1 and step % 40 == 17:
+                out.append(g.clone())
+            g.apply_action(bots[p].act(SeatView(g, p)))
+            step += 1
+        gi += 1
+    return out
+
+
+def per_call_us(fn, number: int) -> float:
+    return 1e6 * min(timeit.repeat(fn, number=number, repeat=3)) / number
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=12)
+    ap.add_argument("--think", type=float, default=0.5)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    from mysticvale.bots import SeatView
+    from mysticvale.bots.ismcts import ISMCTS
+    from mysticvale.engine.rng import Rng
+
+    pos = positions(args.positions, args.seed)
+    rng = Rng(3)
+    costs = {"clone_us": [], "determinize_us": [], "observe_us": [], "legal_actions_us": [], "to_json_us": []}
+    for g in pos:
+        p = g.current_player
+        costs["clone_us"].append(per_call_us(g.clone, 300))
+        costs["determinize_us"].append(per_call_us(lambda: g.determinize(p, rng), 300))
+        costs["observe_us"].append(per_call_us(lambda: g.observe(p), 300))
+
+        def legal():
+            g._legal = None          # measure the generation, not the cached list
+            return g.legal_actions()
+        costs["legal_actions_us"].append(per_call_us(legal, 300))
+        costs["to_json_us"].append(per_call_us(g.to_json, 50))
+    iters = []
+    for i, g in enumerate(pos):
+        bot = ISMCTS(seed=i, think=args.think)
+        t0 = time.perf_counter()
+        bot.act(SeatView(g, g.current_player))
+        el = time.perf_counter() - t0
+        iters.append(bot.last["iterations"] / el)
+    out = {k: round(sum(v) / len(v), 1) for k, v in costs.items()}
+    out["ismcts_iterations_per_s"] = round(sum(iters) / len(iters), 1)
+    out["ismcts_iterations_per_s_min"] = round(min(iters), 1)
+    out["ismcts_iterations_per_s_max"] = round(max(iters), 1)
+    out["positions"] = len(pos)
+    out["think"] = args.think
+    out["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        for k, v in out.items():
+            print(f"{k:30} {v}")
+
+
+if __name__ == "__main__":
+    main()

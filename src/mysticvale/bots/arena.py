@@ -1,0 +1,232 @@
+"""Seeded tournaments between bots.
+
+:func:`run_matches` plays ``games`` games and returns a JSON-ready result dict.  Game ``i``
+gets its own seed derived from the arena seed and ``i`` (and each bot its own seed derived
+from the game seed and its seat), so a game's result does not depend on which process
+played it or in which order: ``jobs=4`` gives exactly the result of ``jobs=1``.
+
+Seats rotate: in game ``i`` seat ``s`` is played by entry ``(s + i) % players`` of the bot
+list, so no bot keeps the first seat.
+
+A bot is named as in :func:`mysticvale.bots.make_bot`, optionally with options after a
+colon: ``ismcts:iterations=200:think=0``.  When the same bot plays two seats, its entries
+are labelled ``greedy#1``, ``greedy#2`` so their results stay apart.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, Callable, Iterable
+
+from ..engine.game import new_game
+from ..engine.rng import derive_seed
+from . import make_bot
+from .base import SeatView
+from .stats import describe, wilson
+
+_SEED_MASK = (1 << 62) - 1
+
+
+def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"ismcts:think=0.5:iterations=100"`` -> ``("ismcts", {"think": 0.5, "iterations": 100})``."""
+    parts = [p.strip() for p in spec.strip().split(":")]
+    name = parts[0]
+    if not name:
+        raise ValueError(f"empty bot name in {spec!r}")
+    opts: dict[str, Any] = {}
+    for p in parts[1:]:
+        if "=" not in p:
+            raise ValueError(f"bot option {p!r} in {spec!r} must look like key=value")
+        k, v = p.split("=", 1)
+        opts[k.strip()] = _number(v.strip())
+    return name, opts
+
+
+def _number(v: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(v)
+        except ValueError:
+            pass
+    return v
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The seed of game ``i`` of an arena run with ``seed``."""
+    return derive_seed(seed, f"arena.game{i}") & _SEED_MASK
+
+
+def labels_for(specs: list[str]) -> list[str]:
+    """Result labels: the bot spec, with #1, #2 ... when a spec appears more than once."""
+    out = []
+    for i, s in enumerate(specs):
+        if specs.count(s) > 1:
+            out.append(f"{s}#{specs[:i].count(s) + 1}")
+        else:
+            out.append(s)
+    return out
+
+
+def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str, ...], ruleset: str,
+              think: float | None = None) -> dict[str, Any]:
+    """Play game ``i`` to the end; return its record (labels by seat, scores, winners, ...)."""
+    labels = labels_for(specs)
+    gseed = game_seed(seed, i)
+    game = new_game(players=players, seed=gseed, sets=sets, ruleset=ruleset)
+    entry = [(s + i) % players for s in range(players)]       # seat -> entry index
+    bots = []
+    for s in range(players):
+        name, opts = parse_bot(specs[entry[s]])
+        if think is not None and name == "ismcts" and "think" not in opts:
+            opts["think"] = think
+        bots.append(make_bot(name, seed=derive_seed(gseed, f"bot{s}") & _SEED_MASK, **opts))
+    decisions = [0] * players
+    spent = [0.0] * players
+    while not game.is_over():
+        p = game.current_player
+        t0 = time.perf_counter()
+        action = bots[p].act(SeatView(game, p))
+        spent[p] += time.perf_counter() - t0
+        game.apply_action(action)
+        decisions[p] += 1
+    obs = game.observe(None)
+    winners = game.winners()
+    return {
+        "game": i,
+        "seed": gseed,
+        "seats": [labels[entry[s]] for s in range(players)],
+        "scores": game.scores(),
+        "winners": [labels[entry[w]] for w in winners],
+        "rounds": obs["round"],
+        "decisions": decisions,
+        "bot_seconds": spent,
+    }
+
+
+def _play_chunk(args: tuple) -> list[dict[str, Any]]:
+    specs, seed, indices, players, sets, ruleset, think = args
+    return [play_game(specs, seed, i, players, sets, ruleset, think) for i in indices]
+
+
+def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: int = 1,
+                sets: Iterable[str] = ("base",), ruleset: str = "yucata", jobs: int = 1,
+                think: float | None = None,
+                progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Play ``games`` seeded games between ``bots`` and return the statistics.
+
+    ``bots``: one spec per seat (``players`` of them), or fewer specs that are repeated to
+    fill the seats.  ``progress(n)`` is called as games finish (n = games done so far).
+    The result has ``games``, ``wins``, ``win_rate``, ``win_rate_ci95`` (Wilson), ``ties``,
+    ``shared_wins``, ``scores``, ``rounds``, ``first_seat_wins``, ``per_game`` and ``timing``
+    (wall-clock figures, the only part that differs between identical runs).
+    """
+    specs = [b.strip() for b in bots if b.strip()]
+    if not specs:
+        raise ValueError("name at least one bot")
+    if not 2 <= players <= 4:
+        raise ValueError(f"players must be 2 to 4, not {players}")
+    if len(specs) > players:
+        raise ValueError(f"{len(specs)} bots named for {players} seats")
+    named = list(specs)
+    while len(specs) < players:          # fewer names than seats: repeat them in order
+        specs.append(named[len(specs) % len(named)])
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    if jobs < 1:
+        raise ValueError("jobs must be at least 1")
+    sets = tuple(sets)
+    for s in specs:        # fail early, in this process, on an unknown bot or option
+        name, opts = parse_bot(s)
+        if think is not None and name == "ismcts" and "think" not in opts:
+            opts["think"] = think
+        make_bot(name, seed=0, **opts)
+    new_game(players=players, seed=seed, sets=sets, ruleset=ruleset)   # validates sets / ruleset
+
+    t0 = time.perf_counter()
+    records: list[dict[str, Any]] = []
+    if jobs == 1:
+        for i in range(games):
+            records.append(play_game(specs, seed, i, players, sets, ruleset, think))
+            if progress:
+                progress(len(records))
+    else:
+        # Small chunks keep the processes busy to the end and the progress bar moving.
+        chunk = max(1, min(8, games // (jobs * 8) or 1))
+        tasks = [(specs, seed, list(range(a, min(games, a + chunk))), players, sets, ruleset, think)
+                 for a in range(0, games, chunk)]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_play_chunk, t) for t in tasks]
+            for f in as_completed(futures):
+                records.extend(f.result())
+                if progress:
+                    progress(len(records))
+        records.sort(key=lambda r: r["game"])
+    elapsed = time.perf_counter() - t0
+    return summarize(records, specs, players=players, seed=seed, sets=sets, ruleset=ruleset,
+                     elapsed=elapsed, jobs=jobs, think=think)
+
+
+def summarize(records: list[dict[str, Any]], specs: list[str], *, players: int, seed: int,
+              sets: tuple[str, ...], ruleset: str, elapsed: float, jobs: int,
+              think: float | None) -> dict[str, Any]:
+    """The arena's result dict from per-game records."""
+    labels = labels_for(specs)
+    n = len(records)
+    wins = {lb: 0 for lb in labels}
+    shared = {lb: 0.0 for lb in labels}
+    scores: dict[str, list[int]] = {lb: [] for lb in labels}
+    margins: dict[str, list[int]] = {lb: [] for lb in labels}
+    seat_wins = [0.0] * players
+    ties = 0
+    decisions = {lb: 0 for lb in labels}
+    bot_seconds = {lb: 0.0 for lb in labels}
+    for r in records:
+        if len(r["winners"]) > 1:
+            ties += 1
+        for w in r["winners"]:
+            shared[w] += 1 / len(r["winners"])
+            if len(r["winners"]) == 1:
+                wins[w] += 1
+        for s, lb in enumerate(r["seats"]):
+            scores[lb].append(r["scores"][s])
+            others = [r["scores"][o] for o in range(players) if o != s]
+            margins[lb].append(r["scores"][s] - max(others))
+            decisions[lb] += r["decisions"][s]
+            bot_seconds[lb] += r["bot_seconds"][s]
+            if lb in r["winners"]:
+                seat_wins[s] += 1 / len(r["winners"])
+    rounds = [r["rounds"] for r in records]
+    total_decisions = sum(decisions.values())
+    return {
+        "games": n,
+        "players": players,
+        "bots": labels,
+        "seed": seed,
+        "sets": list(sets),
+        "ruleset": ruleset,
+        "think": think,
+        "wins": wins,
+        "win_rate": {lb: round(wins[lb] / n, 4) for lb in labels},
+        "win_rate_ci95": {lb: [round(x, 4) for x in wilson(wins[lb], n)] for lb in labels},
+        "shared_wins": {lb: round(shared[lb], 4) for lb in labels},
+        "ties": ties,
+        "scores": {lb: describe(scores[lb]) for lb in labels},
+        "margin": {lb: describe(margins[lb]) for lb in labels},
+        "rounds": describe(rounds),
+        "first_seat_wins": round(seat_wins[0], 4),
+        "decisions": decisions,
+        "per_game": [{k: r[k] for k in ("game", "seed", "seats", "scores", "winners", "rounds")}
+                     for r in records],
+        "timing": {
+            "seconds": round(elapsed, 3),
+            "jobs": jobs,
+            "games_per_second": round(n / elapsed, 3) if elapsed > 0 else None,
+            "decisions_per_second": round(total_decisions / elapsed, 1) if elapsed > 0 else None,
+            "bot_ms_per_decision": {lb: round(1000 * bot_seconds[lb] / decisions[lb], 3) if decisions[lb]
+                                    else None for lb in labels},
+        },
+    }
+
+
+__all__ = ["run_matches", "play_game", "summarize", "parse_bot", "game_seed", "labels_for"]

@@ -1,0 +1,231 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (2012): one tree
+for the searching seat, whose nodes are reached by actions (keyed by their notation).  Each
+iteration
+
+1. samples a *determinization*: a full game consistent with what the seat knows
+   (``SeatView.determinize``: hidden deck and supply order reshuffled),
+2. descends the tree through the actions legal in that sample, choosing by UCB1 with
+   availability counts (a child's exploration term uses how often it was *available*,
+   not how often its parent was visited, since actions exist only in some samples),
+3. adds one new node,
+4. plays on with a cheap rollout policy (the greedy bot's rules, without its lookahead)
+   until ``horizon`` turns have ended or the game is over, and
+5. scores the position for every seat with the greedy bot's value function (a logistic
+   of each seat's value against the others'; a finished game scores 1 / 0 / shared),
+   and backs the score up the path, each node taking the score of the seat that chose it.
+
+Forced moves (a single legal action) are played without a tree node.  The greedy rules'
+choice at each node gets a progressive-bias bonus, and the move played is the most visited
+child of the root unless that is not clearly (``margin`` times) more visited than the
+greedy choice.
+
+Budget: ``iterations`` and/or ``think`` (seconds per decision).  With an iteration budget
+alone the bot is deterministic for a seed; a time budget makes the number of iterations,
+and so the move, depend on the machine.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ..engine.actions import Action
+from ..engine.rng import Rng
+from .base import SeatView
+from .greedy import Greedy
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "reward", "player", "pref")
+
+    def __init__(self, player: int | None) -> None:
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+        self.player = player       # the seat whose action led here
+        self.pref: str | None = None   # the rollout policy's choice here (progressive bias)
+
+
+class ISMCTS:
+    """SO-ISMCTS with a greedy rollout and value cut-off.
+
+    Options: ``think`` seconds per decision (default 0.5; 0 = no time limit),
+    ``iterations`` (default None = until the time is up; at least one of the two must
+    bound the search), ``horizon`` (turns played before scoring, default 1: the end of
+    the current turn), ``c`` (UCB exploration constant), ``scale`` (VP difference that
+    moves the score by about a quarter), ``prior`` (progressive-bias bonus of the greedy
+    rules' choice), ``margin`` (the most visited move replaces the greedy choice only with
+    ``margin`` times its visits).
+    """
+
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, think: float = 0.5, iterations: int | None = None,
+                 horizon: int = 1, c: float = 0.5, scale: float = 3.0, prior: float = 0.3,
+                 margin: float = 1.5) -> None:
+        if think is None:
+            think = 0.0
+        if think < 0:
+            raise ValueError(f"think must be >= 0 seconds, not {think!r}")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations!r}")
+        if not think and not iterations:
+            raise ValueError("give ismcts a budget: think > 0 seconds and/or iterations >= 1")
+        if horizon < 1:
+            raise ValueError(f"horizon must be at least 1 turn, not {horizon!r}")
+        self.rng = Rng(seed)
+        self.think = float(think)
+        self.iterations = int(iterations) if iterations else None
+        self.horizon = int(horizon)
+        self.c = float(c)
+        self.scale = float(scale)
+        self.prior = float(prior)
+        self.margin = float(margin)
+        # The rollout policy: greedy rules only (no determinized lookahead), one reveal deep.
+        self.rollout = Greedy(seed=seed, depth=1, samples=1)
+        self.rollout._in_lookahead = True
+        # The evaluator shares what the rollout policy learns of advancements (their copies
+        # as seen in the commons), which the value function uses for sleeved abilities.
+        self.evaluator = Greedy(seed=seed)
+        self.evaluator._copies = self.rollout._copies
+        #: Statistics of the last decision (iterations, seconds, root visits by action).
+        self.last: dict[str, Any] = {}
+
+    # -- entry point ----------------------------------------------------------------
+    def act(self, view: SeatView) -> Action:
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("the bot was asked to act when its seat has nothing to do")
+        if len(legal) == 1:
+            self.last = {}
+            return legal[0]
+        obs = view.observe()
+        self.rollout._remember(obs)
+        stop_turn = obs["turn_number"] + self.horizon
+        root = _Node(None)
+        start = time.perf_counter()
+        deadline = start + self.think if self.think else None
+        n = 0
+        while True:
+            if self.iterations is not None and n >= self.iterations:
+                break
+            if deadline is not None and n > 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(view, root, stop_turn)
+            n += 1
+        by_key = {str(a): a for a in legal}
+        stats = {k: (ch.visits, ch.reward / ch.visits if ch.visits else 0.0)
+                 for k, ch in root.children.items() if k in by_key}
+        self.last = {"iterations": n, "seconds": time.perf_counter() - start, "root": stats}
+        if not stats:
+            return self.rollout.choose(view, obs, legal)
+        # Most visits; ties broken by mean reward, then by the order of the legal list.
+        order = {str(a): i for i, a in enumerate(legal)}
+        best = max(stats, key=lambda k: (stats[k][0], stats[k][1], -order[k]))
+        pref = root.pref
+        if pref in stats and best != pref and stats[best][0] < self.margin * stats[pref][0]:
+            # The search did not clearly beat the greedy rules' choice: keep it (a near
+            # tie in visits is noise, e.g. between sleeve targets worth about the same).
+            best = pref
+        return by_key[best]
+
+    # -- one iteration ------------------------------------------------------------
+    def _iterate(self, view: SeatView, root: _Node, stop_turn: int) -> None:
+        g = view.determinize(self.rng)
+        node = root
+        path: list[_Node] = []
+        expanded = False
+        while not g.is_over():
+            legal = g.legal_actions()
+            if len(legal) == 1:
+                g.apply_action(legal[0])
+                continue
+            p = g.current_player
+            obs = g.observe(p)
+            if path and obs["turn_number"] >= stop_turn:
+                break
+            if node.pref is None:
+                # Progressive bias: the greedy rules' choice here is tried first and keeps a
+                # bonus that fades with visits, so the search departs from it only on evidence.
+                node.pref = str(self.rollout.choose(SeatView(g, p), obs, legal))
+            children = node.children
+            untried = []
+            for a in legal:
+                ch = children.get(str(a))
+                if ch is None:
+                    untried.append(a)
+                else:
+                    ch.avail += 1
+            if untried:
+                pick = next((a for a in untried if str(a) == node.pref), None)
+                if pick is None:
+                    pick = untried[self.rng.below("expand", len(untried))] if len(untried) > 1 else untried[0]
+                child = _Node(p)
+                child.avail = 1
+                children[str(pick)] = child
+                g.apply_action(pick)
+                path.append(child)
+                expanded = True
+                break
+            # UCB1 over the children available in this determinization.
+            best, best_a, best_ch = -1.0, None, None
+            for a in legal:
+                ch = children[str(a)]
+                u = ch.reward / ch.visits + self.c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if node.pref == str(a):
+                    u += self.prior / (ch.visits + 1)
+                if u > best:
+                    best, best_a, best_ch = u, a, ch
+            assert best_a is not None and best_ch is not None
+            g.apply_action(best_a)
+            node = best_ch
+            path.append(node)
+        if expanded:
+            self._rollout(g, stop_turn)
+        rewards = self._score(g)
+        for nd in path:
+            nd.visits += 1
+            if nd.player is not None:
+                nd.reward += rewards[nd.player]
+
+    def _rollout(self, g, stop_turn: int) -> None:
+        steps = 0
+        while not g.is_over() and steps < 400:
+            legal = g.legal_actions()
+            if len(legal) == 1:
+                g.apply_action(legal[0])
+                continue
+            p = g.current_player
+            sv = SeatView(g, p)
+            obs = sv.observe()
+            if obs["turn_number"] >= stop_turn:
+                return
+            g.apply_action(self.rollout.choose(sv, obs, legal))
+            steps += 1
+
+    def _score(self, g) -> list[float]:
+        """Each seat's score in [0, 1]."""
+        n = g.players
+        if g.is_over():
+            w = g.winners()
+            return [1.0 / len(w) if p in w else 0.0 for p in range(n)]
+        vals = [self.evaluator.position_value(g.observe(p), p, relative=False) for p in range(n)]
+        out = []
+        for p in range(n):
+            other = max(vals[q] for q in range(n) if q != p)
+            out.append(1.0 / (1.0 + math.exp(-(vals[p] - other) / self.scale)))
+        return out
+
+
+def _register() -> None:
+    from . import register
+    register("ismcts", ISMCTS)
+
+
+_register()
+
+__all__ = ["ISMCTS"]
