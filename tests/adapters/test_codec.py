@@ -258,7 +258,9 @@ def test_module_docstring_examples_run():
 
 
 def test_unknown_observation_keys_are_reported():
-    obs = mv.new_game(players=2, seed=1).observe(0)
+    import copy
+    # Observations share their card views between calls (they are read-only data): change a copy.
+    obs = copy.deepcopy(mv.new_game(players=2, seed=1).observe(0))
     assert codec.unknown_observation_keys(obs) == []
     obs["weather"] = "rain"
     obs["players"][0]["mood"] = "happy"

@@ -99,7 +99,11 @@ class Game:
         return _winners(self._st) if self._st.over else []
 
     def observe(self, seat: int | None) -> dict:
-        """What ``seat`` may know, as a JSON-ready dict (``None``: a spectator)."""
+        """What ``seat`` may know, as a JSON-ready dict (``None``: a spectator).
+
+        The result is read-only data: card, advancement and vale views inside it are shared
+        between calls (and games) for speed; copy before changing anything in it.
+        """
         if seat is not None and not 0 <= seat < len(self._st.players):
             raise ValueError(f"no seat {seat} in a {len(self._st.players)}-player game")
         return _observe(self._st, seat)
