@@ -55,8 +55,9 @@ class ISMCTS:
 
     Options: ``think`` seconds per decision (default 0.5; 0 = no time limit),
     ``iterations`` (default None = until the time is up; at least one of the two must
-    bound the search), ``horizon`` (turns played before scoring, default 1: the end of
-    the current turn), ``c`` (UCB exploration constant), ``scale`` (VP difference that
+    bound the search), ``horizon`` (turns ended before scoring; default 3: in a
+    two-player game, the end of the searching seat's *next* turn, so the on-deck card and
+    deck it leaves itself count; 1 = the end of the current turn), ``c`` (UCB exploration constant), ``scale`` (VP difference that
     moves the score by about a quarter), ``prior`` (progressive-bias bonus of the greedy
     rules' choice), ``margin`` (the most visited move replaces the greedy choice only with
     ``margin`` times its visits).
@@ -65,7 +66,7 @@ class ISMCTS:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, think: float = 0.5, iterations: int | None = None,
-                 horizon: int = 1, c: float = 0.5, scale: float = 3.0, prior: float = 0.3,
+                 horizon: int = 3, c: float = 0.5, scale: float = 3.0, prior: float = 0.3,
                  margin: float = 1.5) -> None:
         if think is None:
             think = 0.0
