@@ -211,3 +211,22 @@ def test_helpers():
     g = mv.new_game(players=2, seed=1)
     assert 0.5 <= rounds_left(g.observe(0)) <= 25
     assert rounds_left(dict(g.observe(0), end_triggered="vp_pool")) == 0.5
+
+
+def test_ismcts_does_not_see_hidden_order():
+    # With an iteration budget the search is reproducible, and since determinize() samples
+    # only from what the seat knows, reordering hidden cards cannot change its choice.
+    rnd = _pyrandom.Random(6)
+    g = mv.new_game(players=2, seed=22)
+    drivers = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    checked = 0
+    while not g.is_over() and checked < 12:
+        p = g.current_player
+        if len(g.legal_actions()) > 1:
+            other = _reorder_hidden(g, p, rnd)
+            a = make_bot("ismcts", seed=7, think=0, iterations=12).act(SeatView(g, p))
+            b = make_bot("ismcts", seed=7, think=0, iterations=12).act(SeatView(other, p))
+            assert a == b
+            checked += 1
+        g.apply_action(drivers[p].act(SeatView(g, p)))
+    assert checked == 12

@@ -145,3 +145,10 @@ def test_determinize_keeps_what_the_viewer_knows_and_hides_the_rest():
         assert d.state.players[p].on_deck == st.players[p].on_deck
     assert d.observe(0) == game.observe(0)
     assert d.state.rng.seed != st.rng.seed
+
+
+def test_determinize_does_not_depend_on_the_real_hidden_order():
+    game = _play(9, 120)
+    for viewer in range(3):
+        other = _reorder_hidden(game, viewer, 5)
+        assert game.determinize(viewer, 77).to_json() == other.determinize(viewer, 77).to_json()

@@ -21,11 +21,16 @@ def determinize(st: State, viewer: int, rng: Rng, stream: str = "determinize") -
             hidden = pl.deck[: len(pl.deck) - k]
         else:
             hidden, known = list(pl.deck), []
+        # Sorted first, so the sample depends only on what the viewer knows, never on the
+        # real hidden order.
+        hidden.sort()
         rng.shuffle(stream, hidden)
         pl.deck = hidden + list(known)
     for level in out.adv_decks:
+        out.adv_decks[level].sort()
         rng.shuffle(stream, out.adv_decks[level])
     for level in out.vale_decks:
+        out.vale_decks[level].sort()
         rng.shuffle(stream, out.vale_decks[level])
     # Leaders an opponent keeps unseen are hidden too (file 003): resample them.
     from .leaders import resample_hidden_leaders
