@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from ..cards.cost_model import advancement_value
 from ..engine.actions import Action
+from ..engine.harvest import can_pay  # the payment rule itself (each symbol pays once)
 from ..engine.rng import Rng
 from .base import SeatView
 
@@ -72,18 +73,6 @@ def ability_mana(texts: list[str]) -> float:
         if _MANA_ABILITY.search(t):
             m += 2.0
     return m
-
-
-def can_pay(have: tuple[int, int, int, int] | list[int], need: tuple[int, int, int, int] | list[int]) -> bool:
-    """Can spirits ``have`` (animal, forest, sky, wild) pay ``need`` (animal, forest, sky, any)?"""
-    wild = have[3]
-    spare = 0
-    for k in range(3):
-        if need[k] > have[k]:
-            wild -= need[k] - have[k]
-        else:
-            spare += have[k] - need[k]
-    return wild >= 0 and spare + wild >= need[3]
 
 
 class CardInfo:
@@ -343,19 +332,7 @@ class Greedy:
     def harvest_value(self, cards: list[CardInfo], obs: dict, table: list[float],
                       vales: tuple) -> float:
         """Value of harvesting with these cards in the field."""
-        mana = 0.0
-        a = f = s = w = 0
-        vp = 0
-        curse = 0
-        for c in cards:
-            mana += c.mana
-            ca, cf, cs, cw = c.spirits
-            a += ca
-            f += cf
-            s += cs
-            w += cw
-            vp += c.vp
-            curse += c.curse
+        mana, a, f, s, w, vp, curse = _aggregate(cards)
         m = max(0, min(int(mana), len(table) - 1))
         return table[m] + vp + CURSE_VP * curse + _vale_plan(
             (a, f, s, w), (0, 0, 0, 0), vales, 2, obs.get("ruleset") == "yucata")
