@@ -132,6 +132,37 @@ class Scenario:
         self.invalidate()
         return got
 
+    def vale_id(self, name: str) -> int:
+        """The id of the (first) vale card called ``name``."""
+        st = self.state
+        ti = st.cat.vale_index[name]
+        return next(i for i, t in enumerate(st.vale_types) if t == ti)
+
+    def put_vale_in_row(self, level: int, pos: int, name: str) -> int:
+        """Put the vale ``name`` at position ``pos`` (1-based) of the level-``level`` row; the
+        vale it displaces takes its old place (a deck or a row), so every vale stays somewhere."""
+        st = self.state
+        v = self.vale_id(name)
+        displaced = st.vale_rows[level][pos - 1]
+        for lvl in st.vale_decks:
+            if v in st.vale_decks[lvl]:
+                i = st.vale_decks[lvl].index(v)
+                if displaced is None:
+                    st.vale_decks[lvl].pop(i)
+                else:
+                    st.vale_decks[lvl][i] = displaced
+                break
+        else:
+            for lvl in st.vale_rows:
+                if v in st.vale_rows[lvl]:
+                    st.vale_rows[lvl][st.vale_rows[lvl].index(v)] = displaced
+                    break
+            else:
+                raise ValueError(f"{name} is not in a vale deck or row")
+        st.vale_rows[level][pos - 1] = v
+        self.invalidate()
+        return v
+
     def put_in_commons(self, level: int, pos: int, name: str, slot: str = "top") -> int:
         """Put a copy of advancement ``name`` at commons position (level, pos 1-based)."""
         st = self.state

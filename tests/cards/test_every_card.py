@@ -141,7 +141,7 @@ def test_every_vale_is_bought_and_runs_its_triggers(set_id, name, ran):
     sc = Scenario(sets=_sets_for(set_id))
     sc.player(0, field=_rich_field() + ["Generic Spirit Guardian"] * 2, on_deck="Blank",
               deck=["Cursed Land"] * 6, mana_token=False)
-    v = _put_in_row(sc, vt.level, name)
+    v = sc.put_vale_in_row(vt.level, 1, name)
     sc.act("pass")
     assert f"vale {vt.level}.1" in sc.legal(), f"{name} cannot be bought"
     ran.clear()
@@ -172,22 +172,6 @@ def test_every_vale_is_bought_and_runs_its_triggers(set_id, name, ran):
         _drive(sc)
 
 
-def _put_in_row(sc: Scenario, level: int, name: str) -> int:
-    st = sc.state
-    ti = st.cat.vale_index[name]
-    v = next(i for i, t in enumerate(st.vale_types) if t == ti)
-    displaced = st.vale_rows[level][0]
-    for lvl in st.vale_decks:
-        if v in st.vale_decks[lvl]:
-            st.vale_decks[lvl][st.vale_decks[lvl].index(v)] = displaced
-            break
-    else:
-        for lvl in st.vale_rows:
-            if v in st.vale_rows[lvl]:
-                st.vale_rows[lvl][st.vale_rows[lvl].index(v)] = displaced
-    st.vale_rows[level][0] = v
-    sc.invalidate()
-    return v
 
 
 def test_every_shipped_set_loads_with_the_base_game():

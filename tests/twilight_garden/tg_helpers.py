@@ -34,27 +34,11 @@ def ref(sc: Scenario, card: int, name: str, k: int = 0) -> str:
 
 
 def vale_id(sc: Scenario, name: str) -> int:
-    st = sc.state
-    ti = st.cat.vale_index[name]
-    return next(i for i, t in enumerate(st.vale_types) if t == ti)
+    return sc.vale_id(name)
 
 
 def put_vale_in_row(sc: Scenario, level: int, pos: int, name: str) -> int:
-    """Swap vale ``name`` into row position ``pos``; the displaced vale takes its place."""
-    st = sc.state
-    v = vale_id(sc, name)
-    displaced = st.vale_rows[level][pos - 1]
-    for lvl in st.vale_decks:
-        if v in st.vale_decks[lvl]:
-            st.vale_decks[lvl][st.vale_decks[lvl].index(v)] = displaced
-            break
-    else:
-        for lvl in st.vale_rows:
-            if v in st.vale_rows[lvl]:
-                st.vale_rows[lvl][st.vale_rows[lvl].index(v)] = displaced
-    st.vale_rows[level][pos - 1] = v
-    sc.invalidate()
-    return v
+    return sc.put_vale_in_row(level, pos, name)
 
 
 def vale_on_top(sc: Scenario, level: int, name: str) -> int:

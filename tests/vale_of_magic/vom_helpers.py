@@ -13,35 +13,11 @@ def scenario(players: int = 2, ruleset: str = "yucata", **kw) -> Scenario:
 
 
 def vale_id(sc: Scenario, name: str) -> int:
-    st = sc.state
-    ti = st.cat.vale_index[name]
-    return next(i for i, t in enumerate(st.vale_types) if t == ti)
+    return sc.vale_id(name)
 
 
 def put_vale_in_row(sc: Scenario, level: int, pos: int, name: str) -> int:
-    """Put the vale ``name`` at position ``pos`` (1-based) of the level-``level`` row; the
-    vale it displaces takes its old place (a deck or a row), so every vale stays somewhere."""
-    st = sc.state
-    v = vale_id(sc, name)
-    displaced = st.vale_rows[level][pos - 1]
-    for lvl in st.vale_decks:
-        if v in st.vale_decks[lvl]:
-            i = st.vale_decks[lvl].index(v)
-            if displaced is None:
-                st.vale_decks[lvl].pop(i)
-            else:
-                st.vale_decks[lvl][i] = displaced
-            break
-    else:
-        for lvl in st.vale_rows:
-            if v in st.vale_rows[lvl]:
-                st.vale_rows[lvl][st.vale_rows[lvl].index(v)] = displaced
-                break
-        else:
-            raise ValueError(f"{name} is not in a vale deck or row")
-    st.vale_rows[level][pos - 1] = v
-    sc.invalidate()
-    return v
+    return sc.put_vale_in_row(level, pos, name)
 
 
 def put_on_vale_deck(sc: Scenario, level: int, name: str) -> int:

@@ -203,15 +203,19 @@ def buy_advancement(st: State, p: int, market: str, copy: int, target: int | Non
     t.mana_spent += price
     if counts:
         t.adv_buys += 1
-    t.purchases.append(Purchase(copy, target))
     where = f" to sleeve on {card_name(st, target)}" if target is not None else ""
     log(st, "buy", p, f"Player {p + 1} buys {st.cat.label(copy)} for {price} mana{where}.",
         copy=st.cat.label(copy))
-    typ = st.cat.copies[copy].type
-    items = [{"copy": copy, "k": k, "bought": True} for k, ab in enumerate(typ.abilities)
-             if ab.trigger == "when_bought"]
-    for it in items:
-        schedule(st, Step("ability", p, it))
+    add_purchase(st, p, copy, target)
+
+
+def add_purchase(st: State, p: int, copy: int, target: int | None = None) -> None:
+    """An advancement is bought (or gained free): it waits to be sleeved in the Discard
+    phase, and its When Bought abilities resolve now (file 000)."""
+    st.turn.purchases.append(Purchase(copy, target))
+    for k, ab in enumerate(st.cat.copies[copy].type.abilities):
+        if ab.trigger == "when_bought":
+            schedule(st, Step("ability", p, {"copy": copy, "k": k, "bought": True}))
 
 
 # -- vale buys ---------------------------------------------------------------------

@@ -221,11 +221,8 @@ def _ranger_apply(st: State, pd, action: Action) -> None:
 def gain_free_copy(st: State, p: int, copy: int) -> None:
     """An advancement gained for free outside the commons: bought, to be sleeved in the
     Discard phase, When Bought effects trigger, not counted as a buy (file 003)."""
-    st.turn.purchases.append(Purchase(copy))
-    typ = st.cat.copies[copy].type
-    for k, ab in enumerate(typ.abilities):
-        if ab.trigger == "when_bought":
-            schedule(st, Step("ability", p, {"copy": copy, "k": k, "bought": True}))
+    from ..harvest import add_purchase
+    add_purchase(st, p, copy)
 
 
 def _placeable(st: State, copy: int) -> bool:
