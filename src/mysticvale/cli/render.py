@@ -506,7 +506,9 @@ def describe_action(action: Action | str, obs: dict[str, Any]) -> str:
         level, pos = _market(args[0])
         target = ""
         if len(args) == 3 and args[1] == "on":
-            target = f", to be sleeved on {_ref_words(args[2], obs, cards, seat)} (with its discount)"
+            price = (obs["turn"].get("prices") or {}).get(str(a))
+            cost = f" for {price} mana" if price is not None else " at its discount"
+            target = f", to be sleeved on {_ref_words(args[2], obs, cards, seat)}{cost}"
         if level == "soil":
             return (f"buy Fertile Soil for the {pos} slot ({obs['fertile_soil_cost']} mana, 1 mana symbol)"
                     f"{target}")
@@ -533,8 +535,8 @@ def describe_action(action: Action | str, obs: dict[str, Any]) -> str:
     if a.verb == "finish":
         return "finish your Harvest (then sleeve what you bought and discard your field)"
     if a.verb == "sleeve" and args:
-        bought = obs["turn"].get("bought") or []
-        what = "the bought advancement" if not bought else "the advancement being placed"
+        adv = (obs.get("pending") or {}).get("advancement")
+        what = adv["label"] if adv else "the bought advancement"
         return f"sleeve {what} on {_ref_words(args[0], obs, cards, seat)}"
     if a.verb == "spoil":
         return "accept spoiling: skip your Harvest (your mana token turns to its active side)"
