@@ -20,7 +20,8 @@ import hashlib
 import logging
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -106,6 +107,17 @@ def build_bot(spec: str, seed: int):
         raise BadInput(f"bot {name!r} does not take a thinking time ({exc})") from None
     except ValueError as exc:
         raise BadInput(f"bot {spec!r}: {exc}") from None
+
+
+#: Bots that search think in worker processes: Python threads share one interpreter lock, so
+#: a search running in a server thread would slow down every request while it thinks.
+SEARCH_BOTS = ("ismcts",)
+
+
+def think_in_process(game_json: str, seat: int, spec: str, seed: int) -> str:
+    """(Runs in a worker process.) The action the bot ``spec`` chooses for ``seat``."""
+    game = Game.from_json(game_json)
+    return str(build_bot(spec, seed).act(SeatView(game, seat)))
 
 
 def bot_seed(game_seed: int, seat: int, seq: int) -> int:
@@ -373,17 +385,23 @@ class GameSession:
                 return None
             return cp, self.seats[cp].bot, self.seq, g.clone()
 
-    def play_bot(self) -> bool:
-        """Let the bot whose decision it is choose and play one action; False if no bot is to act."""
+    def play_bot(self, remote: Callable[[str, int, str, int], str] | None = None) -> bool:
+        """Let the bot whose decision it is choose and play one action; False if no bot is to act.
+
+        ``remote`` (game JSON, seat, spec, seed) -> action runs a searching bot elsewhere.
+        """
         job = self.bot_to_move()
         if job is None:
             return False
         seat, spec, seq, copy = job
-        bot = build_bot(spec, bot_seed(self.config["seed"], seat, seq))
+        seed = bot_seed(self.config["seed"], seat, seq)
         # The bot thinks on a copy, outside the lock: readers and listeners are not held up.
-        action = bot.act(SeatView(copy, seat))
+        if remote is not None and parse_bot_spec(spec)[0] in SEARCH_BOTS:
+            action = remote(copy.to_json(), seat, spec, seed)
+        else:
+            action = str(build_bot(spec, seed).act(SeatView(copy, seat)))
         try:
-            self.act(seat, str(action), expected_seq=seq)
+            self.act(seat, action, expected_seq=seq)
         except Conflict:
             if self.seq == seq:
                 raise
@@ -431,6 +449,8 @@ class SessionManager:
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="mysticvale-bot")
+        self._bot_workers = bot_workers
+        self._processes: ProcessPoolExecutor | None = None
         self._closed = False
 
     def create(self, players: int, sets: list[str], leaders: bool, ruleset: str, bots: dict[int, str],
@@ -516,7 +536,7 @@ class SessionManager:
                 if self._closed:
                     return
                 try:
-                    session.play_bot()
+                    session.play_bot(self._think_remote)
                     session.bot_error = None
                     return
                 except Exception as exc:   # keep the server alive; say what went wrong
@@ -531,10 +551,21 @@ class SessionManager:
             if not self._closed and session.bot_error is None:
                 self.kick(session)       # the next bot move, if a bot is still to act
 
+    def _think_remote(self, game_json: str, seat: int, spec: str, seed: int) -> str:
+        """A searching bot's move, computed in a worker process (started on first use)."""
+        with self._lock:
+            if self._processes is None:
+                self._processes = ProcessPoolExecutor(
+                    max_workers=self._bot_workers, mp_context=multiprocessing.get_context("spawn"))
+            procs = self._processes
+        return procs.submit(think_in_process, game_json, seat, spec, seed).result()
+
     def close(self) -> None:
         """Stop bot workers (moves in flight are either committed or dropped, never half-stored)."""
         self._closed = True
         self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=True, cancel_futures=True)
 
 
 # -- helpers -------------------------------------------------------------------------
