@@ -60,8 +60,8 @@ def shuffle_deck(st: State, p: int) -> None:
     pl.known_top = []
 
 
-def ensure_deck(st: State, p: int, n: int = 1) -> None:
-    """Shuffle the discard pile in when the deck has fewer than ``n`` cards left and none."""
+def ensure_deck(st: State, p: int) -> None:
+    """An empty deck that a card is needed from is refilled by shuffling the discard pile."""
     pl = st.players[p]
     if not pl.deck and pl.discard:
         shuffle_discard_into_deck(st, p)
