@@ -97,28 +97,30 @@ def _step_discard_field(st: State, s: Step) -> None:
     st.turn.kept = []
 
 
+def _refill(row: list[int | None], decks: dict[int, list[int]], level: int, top: int) -> list[int]:
+    """Fill the empty places of ``row`` from the level-``level`` deck, falling back to the
+    next level up to ``top``; returns the level each card came from."""
+    drawn = []
+    for i, c in enumerate(row):
+        if c is None:
+            for src in range(level, top + 1):
+                if decks[src]:
+                    row[i] = decks[src].pop()
+                    drawn.append(src)
+                    break
+    return drawn
+
+
 @step("replenish")
 def _step_replenish(st: State, s: Step) -> None:
     """Refill the commons: level 1 falls back to level 2, level 2 to level 3; level-1 vales
     fall back to level 2 (file 000)."""
     for level in (1, 2, 3):
-        row = st.commons[level]
-        for i, c in enumerate(row):
-            if c is None:
-                for src in range(level, 4):
-                    if st.adv_decks[src]:
-                        row[i] = st.adv_decks[src].pop()
-                        break
+        _refill(st.commons[level], st.adv_decks, level, 3)
     for level in (1, 2):
-        row = st.vale_rows[level]
-        for i, v in enumerate(row):
-            if v is None:
-                for src in range(level, 3):
-                    if st.vale_decks[src]:
-                        row[i] = st.vale_decks[src].pop()
-                        if src == 2 and not st.vale_decks[2] and st.ruleset.end_on_last_level2_vale \
-                                and st.end_triggered is None:
-                            st.end_triggered = "last_level2_vale"
-                            log(st, "end_triggered", None, "The last level-2 vale enters the commons: "
-                                "the game ends after this round.")
-                        break
+        drawn = _refill(st.vale_rows[level], st.vale_decks, level, 2)
+        if 2 in drawn and not st.vale_decks[2] and st.ruleset.end_on_last_level2_vale \
+                and st.end_triggered is None:
+            st.end_triggered = "last_level2_vale"
+            log(st, "end_triggered", None, "The last level-2 vale enters the commons: "
+                "the game ends after this round.")
