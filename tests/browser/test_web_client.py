@@ -150,7 +150,9 @@ def _choose_click(page, step: int) -> str:
 
 
 def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
-    game = create_game(server, seed=11)
+    # Seed 20: with the shorter games of the cost model (cards/cost_model.py), this click
+    # policy still pushes and finishes more than 5 times (seed 11 now pushes only 4 times).
+    game = create_game(server, seed=20)
     open_seat(page, server, game)
     start = time.monotonic()
     clicks = pushes = finishes = undos = 0

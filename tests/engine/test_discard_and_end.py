@@ -139,8 +139,8 @@ def test_scoring_tokens_end_vp_and_tiebreak():
     sc.player(1, field=["Blank"], on_deck=CL, deck=[CL], rest="deck")
     st.players[0].vp_tokens = 5
     b = sc.game.score_breakdown(0)
-    # Monument 4 end VP; Gaia's Chosen 2 + 0 symbols on a blank card.
-    assert b["advancements"] == 6 and b["vp_tokens"] == 5 and b["total"] == 11
+    # Monument 6 end VP; Gaia's Chosen 2 + 0 symbols on a blank card.
+    assert b["advancements"] == 8 and b["vp_tokens"] == 5 and b["total"] == 13
     assert b["tiebreak"] == 2  # two level-3 advancements
 
 

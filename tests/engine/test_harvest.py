@@ -29,9 +29,9 @@ def test_vp_symbols_in_field_give_vp_tokens_from_the_pool():
               deck=[CL, CL, CL])
     pool = sc.state.vp_pool
     harvest(sc)
-    # 1 + 3 from the field; Generic Monument's VP symbol is on the on-deck card: not counted.
-    assert sc.state.players[0].vp_tokens == 4
-    assert sc.state.vp_pool == pool - 4
+    # 1 + 6 from the field; Generic Monument's VP symbols are on the on-deck card: not counted.
+    assert sc.state.players[0].vp_tokens == 7
+    assert sc.state.vp_pool == pool - 7
 
 
 def test_mana_token_gives_one_mana_once_and_stays_active_if_unused():

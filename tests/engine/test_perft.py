@@ -37,10 +37,14 @@ def test_perft_from_the_first_harvest(seed, depth):
     assert perft(_harvest_start(seed), depth) == EXPECTED[("harvest", seed, depth)]
 
 
+# Counts with the catalogue's provisional costs from cards/cost_model.py: a cost change
+# changes which buys are affordable (the level budgets of the cost model make level-2
+# cards cost 5 to 7, so a first harvest of 3 to 4 mana affords fewer of them: seed 4's
+# first harvest can no longer buy the level-2 card "2.1", so 46 became 35).
 EXPECTED = {
     ("start", 1, 4): 27,
     ("start", 2, 4): 63,
-    ("start", 3, 5): 180,
+    ("start", 3, 5): 162,
     ("harvest", 1, 3): 14,
-    ("harvest", 4, 3): 39,
+    ("harvest", 4, 3): 35,
 }

@@ -186,12 +186,12 @@ def test_two_hatcheries_in_the_chosen_order_and_the_second_stays_two_turns():
 @exercises("Hatchery")
 def test_hatchery_cannot_be_used_in_the_turn_it_is_bought():
     sc = scenario()
-    ids = sc.player(0, field=["Generic Mana Spring", "Generic Mana Spring", "Blank"], on_deck="Blank",
-                    deck=["Cursed Land"] * 4)
+    ids = sc.player(0, field=["Generic Mana Spring", "Generic Mana Spring", "Generic Mana Bloom", "Blank"],
+                    on_deck="Blank", deck=["Cursed Land"] * 4)
     st = sc.state
     sc.put_in_commons(2, 1, "Hatchery", "top")
     sc.act("pass", "buy 2.1", "finish")
-    blank = ids["field"][2]
+    blank = ids["field"][3]
     assert st.cat.copies[st.cards[blank][-1]].type.name == "Hatchery"
     # Sleeved this turn on a card that is not first: its Discard ability is not active yet.
     assert not any(p.kind == "keep_in_field" for p in st.pending)
