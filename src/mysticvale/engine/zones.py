@@ -102,7 +102,7 @@ def reveal(st: State, p: int) -> None:
 
 def mark_seen(st: State, card: int) -> None:
     """A card is face up for everyone: if it is a leader, which one is public from now on."""
-    if card not in st.seen_leaders and any(st.cat.copies[i].type.kind == "leader" for i in st.cards[card]):
+    if st.cat.leaders and card not in st.seen_leaders and any(st.cat.copies[i].type.kind == "leader" for i in st.cards[card]):
         st.seen_leaders.append(card)
 
 
@@ -146,17 +146,20 @@ _SYM_INDEX = {name: i for i, name in enumerate(SYMBOLS)}
 
 
 def field_sum(st: State, p: int, symbol: str) -> int:
-    i = _SYM_INDEX[symbol]
-    return sum(stats(st, c).symbols[i] for c in st.players[p].field)
+    return field_totals(st, p)[_SYM_INDEX[symbol]]
 
 
-def field_totals(st: State, p: int) -> list[int]:
-    """Every symbol summed over the field (SYMBOLS order)."""
-    out = [0] * len(SYMBOLS)
-    for c in st.players[p].field:
-        for i, v in enumerate(stats(st, c).symbols):
-            if v:
-                out[i] += v
+_NO_SYMBOLS = (0,) * len(SYMBOLS)
+
+
+def field_totals(st: State, p: int) -> tuple[int, ...]:
+    """Every symbol summed over the field (SYMBOLS order); kept in the state's memo."""
+    key = ("field_totals", p)
+    out = st.memo.get(key)
+    if out is None:
+        memo, cat, layers = st.cat._stats, st.cat, st.cards
+        rows = [(memo.get(layers[c]) or cat.stats(layers[c])).symbols for c in st.players[p].field]
+        out = st.memo[key] = tuple(map(sum, zip(*rows))) if rows else _NO_SYMBOLS
     return out
 
 
