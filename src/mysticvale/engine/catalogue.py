@@ -32,6 +32,8 @@ class Catalogue:
     vale_index: dict[str, int] = field(default_factory=dict)
     _stats: dict[tuple[int, ...], SleeveStats] = field(default_factory=dict, repr=False)
     _fits: dict[tuple[int, ...], dict[int, bool]] = field(default_factory=dict, repr=False)
+    #: layers -> the card's readable name (its active advancements, or "Blank")
+    names: dict[tuple[int, ...], str] = field(default_factory=dict, repr=False)
     #: Read-only observation views of immutable things (cards by layers, copies, vales).
     views: dict[tuple, dict] = field(default_factory=dict, repr=False)
     #: Leaders (file 003), by name; their parts are in ``advancements`` (kind "leader").

@@ -10,7 +10,6 @@ from .sleeve import SleeveStats
 from .state import Event, Pending, State, Step
 
 _DECAY = SYMBOLS.index("decay")
-_GROWTH = SYMBOLS.index("growth")
 
 
 def stats(st: State, card: int) -> SleeveStats:
@@ -22,11 +21,12 @@ def stats(st: State, card: int) -> SleeveStats:
 def card_name(st: State, card: int) -> str:
     """A short readable name for a card: its advancements, or the starting card."""
     layers = st.cards[card]
-    if not layers:
-        return f"#{card} Blank"
-    s = stats(st, card)
-    names = [st.cat.copies[layers[i]].type.name for i in s.active_layers]
-    return f"#{card} " + " + ".join(names)
+    name = st.cat.names.get(layers)
+    if name is None:
+        s = stats(st, card)
+        name = st.cat.names[layers] = " + ".join(
+            st.cat.copies[layers[i]].type.name for i in s.active_layers) if layers else "Blank"
+    return f"#{card} {name}"
 
 
 def log(st: State, kind: str, player: int | None, text: str, *, private_to: int | None = None,
@@ -137,8 +137,7 @@ def net_decay(st: State, p: int) -> int:
     total = 0
     for c in cards:
         s = memo.get(layers[c]) or st.cat.stats(layers[c])
-        sym = s.symbols
-        total += (s.aether_decay if aether and c in aether else sym[_DECAY]) - sym[_GROWTH]
+        total += s.aether_net if aether and c in aether else s.net
     return total
 
 
