@@ -203,6 +203,9 @@ class Greedy:
         self.decay_vp, self.play_rate = float(decay_vp), float(play_rate)
         self._copies: dict[str, dict] = {}     # advancement label -> copy view (from the commons)
         self._in_lookahead = False
+        # card_value's parts by card view (see _card_parts), valid for one state of _copies.
+        self._card_cache: dict[int, tuple[dict, float, float, float]] = {}
+        self._card_cache_key: tuple = (None, 0)
         # Advancement values by copy (see _copy_parts), shared by the bots of equal weights.
         self._parts = _PARTS.setdefault((type(self), self.mana_vp, self.spirit_vp, self.decay_vp), {})
         # Caches of values that depend only on shared, read-only views of the observation
@@ -334,10 +337,27 @@ class Greedy:
 
     def card_value(self, card: dict, obs: dict) -> float:
         """Value (VP) of owning one card (its future plays and its end-of-game VP)."""
-        ci = card_info(card)
         plays = rounds_left(obs) * self.play_rate
-        pe, ee = self._card_extra(card) if card.get("advancements") else (0.0, 0.0)
-        return plays * (ci.play + pe - self.decay_vp * max(0, ci.nd) + GROWTH_VP * max(0, -ci.nd)) + ci.end + ee
+        _, per_play, end, extra_end = self._card_parts(card)
+        return plays * per_play + end + extra_end
+
+    def _card_parts(self, card: dict) -> tuple[dict, float, float, float]:
+        """(the view, value per play, end VP, ability end VP) of a card view, cached by the
+        view's identity while the advancements the bot knows stay the same."""
+        known = (self._copies, len(self._copies))
+        if self._card_cache_key[0] is not known[0] or self._card_cache_key[1] != known[1]:
+            self._card_cache.clear()       # a newly seen advancement may value an ability
+            self._card_cache_key = known
+        hit = self._card_cache.get(id(card))
+        if hit is None:
+            ci = card_info(card)
+            pe, ee = self._card_extra(card) if card.get("advancements") else (0.0, 0.0)
+            per_play = ci.play + pe - self.decay_vp * max(0, ci.nd) + GROWTH_VP * max(0, -ci.nd)
+            if len(self._card_cache) >= 20000:
+                self._card_cache.clear()
+            # The entry holds the view, so its id cannot be reused while the entry exists.
+            hit = self._card_cache[id(card)] = (card, per_play, ci.end, ee)
+        return hit
 
     def position_value(self, obs: dict, seat: int, relative: bool = True) -> float:
         """A seat's position in VP: points in hand plus what its cards will still earn,
