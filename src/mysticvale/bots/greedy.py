@@ -76,11 +76,16 @@ def ability_mana(texts: list[str]) -> float:
 
 
 class CardInfo:
-    """What the greedy bot cares about in one card of a field or deck."""
+    """What the greedy bot cares about in one card of a field or deck (read-only).
 
-    __slots__ = ("id", "mana", "spirits", "vp", "nd", "curse", "guardian", "play", "end")
+    Build one with :func:`card_info`, which reuses the info of a card view already seen.
+    """
+
+    __slots__ = ("id", "mana", "spirits", "vp", "nd", "curse", "guardian", "play", "end", "k", "guard",
+                 "view")
 
     def __init__(self, view: dict) -> None:
+        self.view = view
         self.id = view.get("id")
         self.mana = view.get("mana", 0) + ability_mana(view.get("abilities", ()))
         self.spirits = _spirits(view)
@@ -93,32 +98,79 @@ class CardInfo:
         self.play = (MANA_VP * self.mana + SPIRIT_VP * (a + f + s) + WILD_VP * w
                      + VP_SYMBOL_VP * self.vp + CURSE_VP * self.curse + GUARDIAN_VP * self.guardian)
         self.end = view.get("end_vp", 0) - view.get("neg_vp", 0)
+        # What a reveal of this card changes for push/pass: cards with equal keys are one
+        # outcome of the spoil expectation.
+        self.k = (self.mana, self.spirits, self.vp, self.nd, self.curse)
+        # Does it have an ability that acts when the turn would spoil (Peacekeeper Druid)?
+        self.guard = any("instead of spoiling" in t.lower() or "would spoil" in t.lower()
+                         for t in view.get("abilities", ()))
 
-    def key(self) -> tuple:
-        return (self.mana, self.spirits, self.vp, self.nd, self.curse)
+
+#: id(card view) -> its CardInfo.  The engine builds each card view once and shares it
+#: between observations (views are read-only data), so most cards of an observation have
+#: been seen before.  Each info keeps its view alive (``info.view``), so no other object can
+#: take that id while the entry exists: an id found here is that very view.
+_INFOS: dict[int, CardInfo] = {}
+_INFOS_MAX = 50000
+
+
+def card_info(view: dict) -> CardInfo:
+    """The :class:`CardInfo` of a card view (cached by the view's identity)."""
+    info = _INFOS.get(id(view))
+    if info is None:
+        if len(_INFOS) >= _INFOS_MAX:
+            _INFOS.clear()
+        info = _INFOS[id(view)] = CardInfo(view)
+    return info
+
+
+def card_infos(views: list[dict]) -> list[CardInfo]:
+    """:func:`card_info` of each view, in order."""
+    get = _INFOS.get
+    return [get(id(v)) or card_info(v) for v in views]
+
+
+#: [(observation, its rounds_left)]: the last observation asked about.  It is held (so its
+#: id stays its own) and compared by identity; the observation itself is never written to.
+_LAST_ROUNDS: list = [None]
+
+
+#: (bot class, mana_vp, spirit_vp, decay_vp) -> {id(copy view): (the view, its
+#: Greedy._copy_parts)}.
+_PARTS: dict[tuple, dict[int, tuple[dict, tuple]]] = {}
+#: Market notation ("2.3") -> (level, index in the row), or () if it is not one.
+_MARKETS: dict[str, tuple] = {}
+#: (cost, slot) -> Fertile Soil stand-in copy (Greedy._soil).
+_SOILS: dict[tuple, dict] = {}
 
 
 def rounds_left(obs: dict) -> float:
     """Expected rounds still to play, from the VP pool, the vale deck and the end trigger."""
-    r = obs.get("_rounds_left")
-    if r is None:
-        r = obs["_rounds_left"] = _rounds_left(obs)
-    return r
+    last = _LAST_ROUNDS[0]    # one (observation, value) pair, replaced whole: thread-safe
+    if last is not None and last[0] is obs:
+        return last[1]
+    value = _rounds_left(obs)
+    _LAST_ROUNDS[0] = (obs, value)
+    return value
 
 
 def _rounds_left(obs: dict) -> float:
     if obs.get("end_triggered") is not None or obs.get("over"):
         return 0.5
-    n = len(obs["players"])
+    players = obs["players"]
+    n = len(players)
     rnd = max(1, obs.get("round", 1))
-    drained = sum(p["vp_tokens"] for p in obs["players"]) - obs.get("vp_reserve_taken", 0)
+    drained = bought = 0
+    for p in players:
+        drained += p["vp_tokens"]
+        bought += len(p["vales"])
+    drained -= obs.get("vp_reserve_taken", 0)
     # VP tokens flow faster as decks improve: assume at least ~1 VP per player per round.
     rate = max(drained / rnd, 1.0 * n, 0.5)
     by_pool = obs.get("vp_pool", 0) / rate
     # The game also ends when the last level-2 vale enters the commons (yucata); the
     # level-1 row falls back to the level-2 deck, so both decks drain towards it.
     decks = obs.get("vale_decks", {})
-    bought = sum(len(p["vales"]) for p in obs["players"])
     vale_rate = max(bought / rnd, 0.5 * n)
     by_vales = (decks.get("1", 0) + decks.get("2", 0)) / vale_rate
     if obs.get("ruleset") == "english":
@@ -151,7 +203,19 @@ class Greedy:
         self.decay_vp, self.play_rate = float(decay_vp), float(play_rate)
         self._copies: dict[str, dict] = {}     # advancement label -> copy view (from the commons)
         self._in_lookahead = False
-        self._value_cache: dict[tuple, float] = {}
+        # card_value's parts by card view (see _card_parts), valid for one state of _copies.
+        self._card_cache: dict[int, tuple[dict, float, float, float]] = {}
+        self._card_cache_key: tuple = (None, 0)
+        # Advancement values by copy (see _copy_parts), shared by the bots of equal weights.
+        self._parts = _PARTS.setdefault((type(self), self.mana_vp, self.spirit_vp, self.decay_vp), {})
+        # Caches of values that depend only on shared, read-only views of the observation
+        # (commons, vale rows); each entry holds the views its key names by id, so the ids
+        # cannot be reused while the entry exists.  See buy_table, _vales, _harvest_fn.
+        self._tables: dict[tuple, tuple[list, list[float]]] = {}
+        self._vale_offers: dict[tuple, tuple[list, tuple]] = {}
+        self._vale_entries: dict[int, tuple[dict, tuple]] = {}
+        self._obs_tables: tuple = (None, {})     # (observation, {buys: table}) of the last one
+        self._hv: tuple = (None, None, None, None)      # (table, vales, trade, hv): see _harvest_fn
 
     # -- entry point ----------------------------------------------------------------
     def act(self, view: SeatView) -> Action:
@@ -190,15 +254,27 @@ class Greedy:
     # -- values ---------------------------------------------------------------------
     def copy_value(self, copy: dict, obs: dict) -> float:
         """Value (VP) of owning an advancement for the rest of the game."""
-        key = (copy.get("label") or copy.get("name"), copy.get("cost"), rounds_left(obs))
-        v = self._value_cache.get(key)
-        if v is None:
-            if len(self._value_cache) > 20000:
-                self._value_cache.clear()
-            v = self._value_cache[key] = self._copy_value(copy, obs)
-        return v
+        return self._copy_value(copy, self._plays(obs))
 
-    def _copy_value(self, copy: dict, obs: dict) -> float:
+    def _plays(self, obs: dict) -> float:
+        """How often a newly bought advancement is still expected to be played."""
+        return max(0.0, rounds_left(obs) - 1.0) * self.play_rate
+
+    def _copy_value(self, copy: dict, plays: float) -> float:
+        """:meth:`copy_value` with ``plays`` = :meth:`_plays` of the observation."""
+        hit = self._parts.get(id(copy))
+        play, end_vp, neg_vp, end_extra = hit[1] if hit is not None else self._copy_parts(copy)
+        return plays * play + end_vp - neg_vp + end_extra
+
+    def _copy_parts(self, copy: dict) -> tuple:
+        """(value per play, end VP, negative VP, ability's end VP) of an advancement: the
+        parts of :meth:`copy_value` that do not depend on the rounds left.  Cached by the
+        copy view's identity for all bots of the same weights, over games: copy views are
+        shared (between games too) and read-only, and each entry holds its view, so the id
+        stays that view's."""
+        hit = self._parts.get(id(copy))
+        if hit is not None:
+            return hit[1]
         sym = copy.get("symbols", {})
         a, f, s, w = (sym.get(k, 0) for k in SPIRITS)
         wild = self.spirit_vp * WILD_VP / SPIRIT_VP
@@ -208,8 +284,22 @@ class Greedy:
                 - self.decay_vp * sym.get("decay", 0) + GROWTH_VP * sym.get("growth", 0))
         play_extra, end_extra = self._ability_extra(copy)
         play += play_extra
-        plays = max(0.0, rounds_left(obs) - 1.0) * self.play_rate
-        return plays * play + copy.get("end_vp", 0) - copy.get("neg_vp", 0) + end_extra
+        parts = (play, copy.get("end_vp", 0), copy.get("neg_vp", 0), end_extra)
+        if len(self._parts) >= 20000:
+            self._parts.clear()
+        self._parts[id(copy)] = (copy, parts)
+        return parts
+
+    def _soil(self, cost: int, slot: str | None = None) -> dict:
+        """The bot's stand-in copy view of Fertile Soil (one read-only object per cost and
+        slot, so that caches keyed by identity find it again)."""
+        soil = _SOILS.get((cost, slot))
+        if soil is None:
+            soil = {"symbols": {"mana": 1}, "cost": cost, "kind": "fertile_soil"}
+            if slot is not None:
+                soil["label"] = f"Fertile Soil@{slot}"
+            _SOILS[(cost, slot)] = soil
+        return soil
 
     def _ability_extra(self, copy: dict) -> tuple[float, float]:
         """(value per play, end-of-game VP) of an advancement's ability: what its cost says
@@ -247,10 +337,27 @@ class Greedy:
 
     def card_value(self, card: dict, obs: dict) -> float:
         """Value (VP) of owning one card (its future plays and its end-of-game VP)."""
-        ci = CardInfo(card)
         plays = rounds_left(obs) * self.play_rate
-        pe, ee = self._card_extra(card) if card.get("advancements") else (0.0, 0.0)
-        return plays * (ci.play + pe - self.decay_vp * max(0, ci.nd) + GROWTH_VP * max(0, -ci.nd)) + ci.end + ee
+        _, per_play, end, extra_end = self._card_parts(card)
+        return plays * per_play + end + extra_end
+
+    def _card_parts(self, card: dict) -> tuple[dict, float, float, float]:
+        """(the view, value per play, end VP, ability end VP) of a card view, cached by the
+        view's identity while the advancements the bot knows stay the same."""
+        known = (self._copies, len(self._copies))
+        if self._card_cache_key[0] is not known[0] or self._card_cache_key[1] != known[1]:
+            self._card_cache.clear()       # a newly seen advancement may value an ability
+            self._card_cache_key = known
+        hit = self._card_cache.get(id(card))
+        if hit is None:
+            ci = card_info(card)
+            pe, ee = self._card_extra(card) if card.get("advancements") else (0.0, 0.0)
+            per_play = ci.play + pe - self.decay_vp * max(0, ci.nd) + GROWTH_VP * max(0, -ci.nd)
+            if len(self._card_cache) >= 20000:
+                self._card_cache.clear()
+            # The entry holds the view, so its id cannot be reused while the entry exists.
+            hit = self._card_cache[id(card)] = (card, per_play, ci.end, ee)
+        return hit
 
     def position_value(self, obs: dict, seat: int, relative: bool = True) -> float:
         """A seat's position in VP: points in hand plus what its cards will still earn,
@@ -271,7 +378,7 @@ class Greedy:
             v += self.vale_plan_value(obs, free, t["vale_limit"] - t["vale_buys"])
         if t.get("player") == seat and obs["phase"] == "planting":
             # The harvest the field would give if the seat passed now.
-            v += self.harvest_value([CardInfo(c) for c in me["field"]], obs, self.buy_table(obs, 2),
+            v += self.harvest_value([card_info(c) for c in me["field"]], obs, self.buy_table(obs, 2),
                                     self._vales(obs))
         for label in t.get("bought", []) if t.get("player") == seat else []:
             c = self._copies.get(label)
@@ -293,21 +400,36 @@ class Greedy:
     # -- harvest value of a field ---------------------------------------------------
     def buy_table(self, obs: dict, buys: int) -> list[float]:
         """best[m]: value of the best advancement buys (at most ``buys``) with m mana."""
-        cache = obs.setdefault("_buy_tables", {})
-        if buys not in cache:
-            cache[buys] = self._buy_table(obs, buys)
-        return cache[buys]
+        last, per_obs = self._obs_tables
+        if last is not obs:
+            per_obs = {}
+            self._obs_tables = (obs, per_obs)
+        table = per_obs.get(buys)
+        if table is None:
+            # The table depends only on the offers (the commons' copy views, shared and
+            # read-only), Fertile Soil, rounds_left and ``buys``: it changes only when
+            # something is bought or the round estimate moves, so keep it across decisions.
+            commons = [c for row in obs["commons"].values() for c in row]
+            key = (tuple(map(id, commons)), any(obs["fertile_soil"].values()),
+                   obs.get("fertile_soil_cost", 2), rounds_left(obs), buys)
+            hit = self._tables.get(key)
+            if hit is None:
+                if len(self._tables) >= 4096:
+                    self._tables.clear()
+                hit = self._tables[key] = (commons, self._buy_table(obs, buys))
+            table = per_obs[buys] = hit[1]
+        return table
 
     def _buy_table(self, obs: dict, buys: int) -> list[float]:
         opts = []
+        plays = self._plays(obs)
         for row in obs["commons"].values():
             for c in row:
                 if c is not None:
-                    opts.append((c["cost"], self.copy_value(c, obs)))
+                    opts.append((c["cost"], self._copy_value(c, plays)))
         soil_cost = obs.get("fertile_soil_cost", 2)
         if any(obs["fertile_soil"].values()):
-            soil = {"symbols": {"mana": 1}, "cost": soil_cost, "kind": "fertile_soil"}
-            sv = self.copy_value(soil, obs)
+            sv = self._copy_value(self._soil(soil_cost), plays)
             opts.append((soil_cost, sv))
             opts.append((soil_cost, sv))
         return _buy_table(tuple(sorted(opts)), max(0, buys))
@@ -322,20 +444,41 @@ class Greedy:
                         trade: bool | None = None) -> float:
         """Best value of vales (at most ``buys``) payable from spirits, plus traded VP."""
         have, spent = free
-        vales = [v for row in obs["vale_rows"].values() for v in row if v is not None]
         if trade is None:
             trade = obs.get("ruleset") == "yucata"
-        return _vale_plan(tuple(have), tuple(spent),
-                          tuple((tuple(v["cost"][k] for k in ("animal", "forest", "sky", "any")),
-                                 self.vale_value(v)) for v in vales), max(0, buys), trade)
+        return _vale_plan(tuple(have), tuple(spent), self._vales(obs), max(0, buys), trade)
 
     def harvest_value(self, cards: list[CardInfo], obs: dict, table: list[float],
                       vales: tuple) -> float:
         """Value of harvesting with these cards in the field."""
-        mana, a, f, s, w, vp, curse = _aggregate(cards)
-        m = max(0, min(int(mana), len(table) - 1))
-        return table[m] + vp + CURSE_VP * curse + _vale_plan(
-            (a, f, s, w), (0, 0, 0, 0), vales, 2, obs.get("ruleset") == "yucata")
+        return self._harvest_fn(table, vales, obs.get("ruleset") == "yucata")(_aggregate(cards))
+
+    def _harvest_fn(self, table: list[float], vales: tuple, trade: bool):
+        """hv(aggregate): the value of harvesting with a field of that :func:`_aggregate`,
+        from the buy table, the vales on offer and the rule set.  These stay the same over
+        the reveals of a turn (and often longer), so the function and its memo are kept
+        while they do."""
+        h_table, h_vales, h_trade, hv = self._hv
+        if h_table is table and h_trade is trade and (h_vales is vales or h_vales == vales):
+            return hv
+        memo: dict[tuple, float] = {}
+        plans = _field_plans(vales, trade)
+        top = len(table) - 1
+
+        def hv(ag: tuple) -> float:
+            v = memo.get(ag)
+            if v is None:
+                mana, a, f, s, w, vp, curse = ag
+                m = max(0, min(int(mana), top))
+                have = (a, f, s, w)
+                plan = plans.get(have)
+                if plan is None:
+                    plan = plans[have] = _vale_plan(have, (0, 0, 0, 0), vales, 2, trade)
+                v = memo[ag] = table[m] + vp + CURSE_VP * curse + plan
+            return v
+
+        self._hv = (table, vales, trade, hv)
+        return hv
 
     # -- push or pass ---------------------------------------------------------------
     def _push_or_pass(self, view: SeatView, obs: dict, legal: list[Action]) -> Action:
@@ -343,38 +486,56 @@ class Greedy:
         if "push" not in names:
             return names["pass"]
         me = obs["players"][view.seat]
-        field = [CardInfo(c) for c in me["field"]]
-        od = CardInfo(me["on_deck"])
+        field = card_infos(me["field"])
         pool, known = self._next_cards(me)
-        table = self.buy_table(obs, 2)
-        vales = self._vales(obs)
-        guard = self._has_guard(me)
+        hv = self._harvest_fn(self.buy_table(obs, 2), self._vales(obs), obs.get("ruleset") == "yucata")
+        guard = any(c.guard for c in field)     # a field card acts when the turn would spoil
         # Decay showing now counts the field and the on-deck card; pushing keeps it and
-        # reveals the next card.
-        decay = me["decay"]
-        now = self.harvest_value(field, obs, table, vales)
-        push = self._expect_push(field + [od], decay, pool, known, obs, table, vales, self.depth, guard)
+        # reveals the next card.  (As harvest_value and _expect_push, sharing the sum.)
+        agg = _aggregate(field)
+        now = hv(agg)
+        push = self._push_rec(_add(agg, card_info(me["on_deck"])), me["decay"], pool, _groups(pool), len(pool),
+                              known, self.depth, guard, hv)
         return names["push"] if push > now else names["pass"]
 
     def _vales(self, obs: dict) -> tuple:
-        vales = [v for row in obs["vale_rows"].values() for v in row if v is not None]
-        return tuple((tuple(v["cost"][k] for k in ("animal", "forest", "sky", "any")), self.vale_value(v))
-                     for v in vales)
+        """The vales on offer as ((animal, forest, sky, any) cost, value), in row order."""
+        shown = [v for row in obs["vale_rows"].values() for v in row]
+        # Vale views are shared and read-only: the offer changes only when a vale is bought.
+        key = tuple(map(id, shown))
+        hit = self._vale_offers.get(key)
+        if hit is None:
+            offer = tuple(self._vale_entry(v) for v in shown if v is not None)
+            if len(self._vale_offers) >= 4096:
+                self._vale_offers.clear()
+            hit = self._vale_offers[key] = (shown, offer)
+        return hit[1]
 
-    def _has_guard(self, me: dict) -> bool:
-        return any("instead of spoiling" in t.lower() or "would spoil" in t.lower()
-                   for c in me["field"] for t in c.get("abilities", ()))
+    def _vale_entry(self, vale: dict) -> tuple:
+        """((animal, forest, sky, any) cost, value) of one vale view, cached by identity
+        (the entry holds the view)."""
+        hit = self._vale_entries.get(id(vale))
+        if hit is None:
+            cost = vale["cost"]
+            entry = ((cost["animal"], cost["forest"], cost["sky"], cost["any"]), self.vale_value(vale))
+            if len(self._vale_entries) >= 4096:
+                self._vale_entries.clear()
+            hit = self._vale_entries[id(vale)] = (vale, entry)
+        return hit[1]
 
     def _next_cards(self, me: dict) -> tuple[list[CardInfo], list[CardInfo]]:
         """(cards the next reveal is drawn from uniformly, cards known to come first in order)."""
         deck = me.get("deck", [])
-        by_id = {c["id"]: c for c in deck}
-        known = [CardInfo(by_id[i]) for i in reversed(me.get("known_top", [])) if i in by_id]
-        known_ids = {c.id for c in known}
-        pool = [CardInfo(c) for c in deck if c["id"] not in known_ids]
         if not deck:
             # An empty deck is refilled by shuffling the discard pile (file 000).
-            pool = [CardInfo(c) for c in me.get("discard", [])]
+            return card_infos(me.get("discard", [])), []
+        known_top = me.get("known_top")
+        if not known_top:
+            return card_infos(deck), []
+        by_id = {c["id"]: c for c in deck}
+        known = [card_info(by_id[i]) for i in reversed(known_top) if i in by_id]
+        known_ids = {c.id for c in known}
+        pool = [card_info(c) for c in deck if c["id"] not in known_ids]
         return pool, known
 
     def _expect_push(self, field: list[CardInfo], decay: int, pool: list[CardInfo],
@@ -382,54 +543,49 @@ class Greedy:
                      depth: int, guard: bool) -> float:
         """Expected value of pushing (the field already holds the pushed card): the next
         card is revealed; if decay reaches 4 the turn spoils, else the bot may push again."""
-        agg = _aggregate(field)
-        memo: dict[tuple, float] = {}
-        yucata = obs.get("ruleset") == "yucata"
+        hv = self._harvest_fn(table, vales, obs.get("ruleset") == "yucata")
+        return self._push_rec(_aggregate(field), decay, pool, _groups(pool), len(pool), known, depth, guard, hv)
 
-        def hv(ag: tuple) -> float:
-            v = memo.get(ag)
-            if v is None:
-                m = max(0, min(int(ag[0]), len(table) - 1))
-                v = table[m] + ag[5] + CURSE_VP * ag[6] + _vale_plan(ag[1:5], (0, 0, 0, 0), vales, 2, yucata)
-                memo[ag] = v
-            return v
+    def _push_rec(self, agg: tuple, decay: int, pool: list[CardInfo], groups: list[list[int]], n: int,
+                  known: list[CardInfo], depth: int, guard: bool, hv) -> float:
+        """Expected value of the next reveal.  The cards it may come from are ``n`` cards of
+        ``pool`` given as ``groups`` (see :func:`_groups`); ``known`` cards come first.
 
-        return self._push_rec(agg, decay, pool, known, depth, guard, hv)
-
-    def _push_rec(self, agg: tuple, decay: int, pool: list[CardInfo], known: list[CardInfo],
-                  depth: int, guard: bool, hv) -> float:
+        Cards of one group are one outcome, with its share of the pool as probability;
+        outcomes are summed in the order the groups first appear in the remaining pool.
+        """
         stop = hv(agg)
         if known:
-            outcomes = [(1.0, known[0], pool, known[1:])]
-        elif pool:
-            groups: dict[tuple, list[CardInfo]] = {}
-            for c in pool:
-                groups.setdefault(c.key(), []).append(c)
-            n = len(pool)
-            outcomes = []
-            for cards in groups.values():
-                if depth > 1:
-                    rest = list(pool)
-                    rest.remove(cards[0])
-                else:
-                    rest = pool
-                outcomes.append((len(cards) / n, cards[0], rest, []))
-        else:
+            outcomes = [(1.0, known[0], -1)]
+        elif not n:
             # Nothing left to reveal: no spoil risk, and no more pushes.
             return stop
+        elif depth == 1:
+            return _last_reveal(stop, decay, pool, groups, n, guard)
+        else:
+            outcomes = [(len(g) / n, pool[g[0]], j) for j, g in enumerate(groups)]
         total = 0.0
-        for prob, nxt, rest, kn in outcomes:
+        safe_n = -1
+        for prob, nxt, j in outcomes:
             d = decay + nxt.nd
             if d >= SPOIL_AT:
                 if guard:
                     # A guard discards the on-deck card and reveals another once: count it
-                    # as one more draw at the old decay.
-                    safe = sum(1 for c in rest if decay + c.nd < SPOIL_AT) / max(1, len(rest))
+                    # as one more draw at the old decay, from the rest of the pool (the
+                    # card that spoiled is not safe, so the safe ones are all still there).
+                    if safe_n < 0:
+                        safe_n = sum(len(g) for g in groups if decay + pool[g[0]].nd < SPOIL_AT)
+                    rest_n = n - 1 if j >= 0 and depth > 1 else n
+                    safe = safe_n / max(1, rest_n)
                     v = safe * stop + (1 - safe) * TOKEN_VP
                 else:
                     v = TOKEN_VP
             elif depth > 1:
-                go = self._push_rec(_add(agg, nxt), d, rest, kn, depth - 1, guard, hv)
+                if j >= 0:
+                    go = self._push_rec(_add(agg, nxt), d, pool, _draw(groups, j), n - 1, [], depth - 1,
+                                        guard, hv)
+                else:
+                    go = self._push_rec(_add(agg, nxt), d, pool, groups, n, known[1:], depth - 1, guard, hv)
                 v = stop if stop > go else go
             else:
                 v = stop
@@ -512,12 +668,21 @@ class Greedy:
 
     def _market_copy(self, obs: dict, market: str) -> dict | None:
         if market.startswith("soil."):
-            return {"symbols": {"mana": 1}, "cost": obs.get("fertile_soil_cost", 2), "kind": "fertile_soil",
-                    "label": f"Fertile Soil@{market[5:]}"}
+            return self._soil(obs.get("fertile_soil_cost", 2), market[5:])
+        where = _MARKETS.get(market)
+        if where is None:
+            try:
+                level, pos = market.split(".")
+                where = (level, int(pos) - 1)
+            except ValueError:
+                where = ()
+            if len(_MARKETS) < 4096:
+                _MARKETS[market] = where
+        if not where:
+            return None
         try:
-            level, pos = market.split(".")
-            return obs["commons"][level][int(pos) - 1]
-        except (ValueError, KeyError, IndexError):
+            return obs["commons"][where[0]][where[1]]
+        except (KeyError, IndexError):
             return None
 
     def _discount(self, obs: dict, seat: int, target: str) -> int:
@@ -533,6 +698,7 @@ class Greedy:
                   allow_over: bool = False) -> tuple[float, Action | None]:
         """(value of the best plan of at most ``left`` buys, its first buy action)."""
         seat = obs["viewer"]
+        plays = self._plays(obs)
         opts: list[tuple[int, float, Action, str]] = []
         for a in buys:
             copy = self._market_copy(obs, a.args[0])
@@ -541,7 +707,7 @@ class Greedy:
             price = copy["cost"]
             if len(a.args) == 3:
                 price = max(0, price - self._discount(obs, seat, a.args[2]))
-            opts.append((price, self.copy_value(copy, obs), a, a.args[0]))
+            opts.append((price, self._copy_value(copy, plays), a, a.args[0]))
         if allow_over:
             # With one more mana, offers priced one above the current mana count too: the
             # engine lists only what is affordable now, so add the commons directly.
@@ -550,7 +716,7 @@ class Greedy:
                 for i, c in enumerate(row):
                     m = f"{level}.{i + 1}"
                     if c is not None and m not in listed and c["cost"] <= mana:
-                        opts.append((c["cost"], self.copy_value(c, obs), Action("buy", (m,)), m))
+                        opts.append((c["cost"], self._copy_value(c, plays), Action("buy", (m,)), m))
         best, first = 0.0, None
         for i, (p1, v1, a1, m1) in enumerate(opts):
             if p1 > mana or v1 <= 0:
@@ -601,12 +767,12 @@ class Greedy:
         if not cards:
             return None
         me = obs["players"][view.seat]
-        top = CardInfo(cards[0])
+        top = card_info(cards[0])
         # The card looked at is the next one revealed (Calm Weather resolves before the
         # reveal): discard it if it would spoil, or if it is worse than an average draw.
         if me["decay"] + top.nd >= SPOIL_AT:
             return _find(legal, "discard")
-        rest = [CardInfo(c) for c in me.get("deck", []) if c["id"] != top.id]
+        rest = [card_info(c) for c in me.get("deck", []) if c["id"] != top.id]
         avg = sum(self._draw_value(c) for c in rest) / len(rest) if rest else 0.0
         return _find(legal, "keep") if self._draw_value(top) >= avg else _find(legal, "discard")
 
@@ -617,11 +783,11 @@ class Greedy:
         # The on-deck card is revealed after this ability: compare the expected value of
         # that reveal with each field card discarded (or none).
         me = obs["players"][view.seat]
-        field = [CardInfo(c) for c in me["field"]]
+        field = card_infos(me["field"])
         pool, known = self._next_cards(me)
-        table = self.buy_table(obs, 2)
-        vales = self._vales(obs)
-        guard = self._has_guard(me)
+        hv = self._harvest_fn(self.buy_table(obs, 2), self._vales(obs), obs.get("ruleset") == "yucata")
+        guard = any(c.guard for c in field)     # a field card acts when the turn would spoil
+        groups = _groups(pool)                  # (as _expect_push, once for every answer)
         best, best_a = None, None
         for a in legal:
             if a.verb == "skip":
@@ -632,14 +798,14 @@ class Greedy:
             else:
                 continue
             d = sum(c.nd for c in f)
-            v = self._expect_push(f, d, pool, known, obs, table, vales, 1, guard)
+            v = self._push_rec(_aggregate(f), d, pool, groups, len(pool), known, 1, guard, hv)
             if best is None or v > best + 1e-9 or (a.verb == "skip" and v >= best - 1e-9):
                 best, best_a = v, a
         return best_a
 
     def _decide_search_deck(self, view: SeatView, obs: dict, legal: list[Action]) -> Action | None:
         me = obs["players"][view.seat]
-        deck = {c["id"]: CardInfo(c) for c in me.get("deck", [])}
+        deck = {c["id"]: card_info(c) for c in me.get("deck", [])}
         if not deck:
             return None
         avg = sum(self._draw_value(c) for c in deck.values()) / len(deck)
@@ -720,6 +886,57 @@ def _aggregate(cards: list[CardInfo]) -> tuple:
     return (m, a, f, s, w, vp, cu)
 
 
+def _groups(pool: list[CardInfo]) -> list[list[int]]:
+    """The positions in ``pool`` of each distinct card (by :attr:`CardInfo.k`), the groups in
+    order of their first card."""
+    index: dict[tuple, list[int]] = {}
+    groups: list[list[int]] = []
+    for i, c in enumerate(pool):
+        g = index.get(c.k)
+        if g is None:
+            g = index[c.k] = []
+            groups.append(g)
+        g.append(i)
+    return groups
+
+
+def _last_reveal(stop: float, decay: int, pool: list[CardInfo], groups: list[list[int]], n: int,
+                 guard: bool) -> float:
+    """:meth:`Greedy._push_rec` one reveal deep from the pool (no known cards, ``n`` > 0):
+    each outcome either spoils or ends in harvesting (worth ``stop``)."""
+    total = 0.0
+    spoil_v = None
+    for g in groups:
+        if decay + pool[g[0]].nd >= SPOIL_AT:
+            if spoil_v is None:
+                if guard:
+                    # As in _push_rec: the guard reveals one more card from the same pool.
+                    safe = sum(len(h) for h in groups if decay + pool[h[0]].nd < SPOIL_AT) / max(1, n)
+                    spoil_v = safe * stop + (1 - safe) * TOKEN_VP
+                else:
+                    spoil_v = TOKEN_VP
+            total += len(g) / n * spoil_v
+        else:
+            total += len(g) / n * stop
+    return total
+
+
+def _draw(groups: list[list[int]], j: int) -> list[list[int]]:
+    """The groups once the first card of group ``j`` is drawn: that group loses its first
+    position and moves to where its next card stands (it may now come after groups that
+    were behind it); groups keep being ordered by their first remaining card."""
+    g = groups[j]
+    out = groups[:j] + groups[j + 1:]
+    if len(g) > 1:
+        tail = g[1:]
+        p = tail[0]
+        i = j      # the groups before j start before g[0], so before p too
+        while i < len(out) and out[i][0] < p:
+            i += 1
+        out.insert(i, tail)
+    return out
+
+
 def _add(agg: tuple, c: CardInfo) -> tuple:
     ca, cf, cs, cw = c.spirits
     return (agg[0] + c.mana, agg[1] + ca, agg[2] + cf, agg[3] + cs, agg[4] + cw, agg[5] + c.vp,
@@ -773,22 +990,39 @@ def _sleeve_score(card: dict, copy: dict, text: str) -> float:
 @lru_cache(maxsize=4096)
 def _buy_table(opts: tuple[tuple[int, float], ...], buys: int) -> list[float]:
     """best[m] for m = 0..40: the best total value of at most ``buys`` (1 or 2) of the
-    priced options (cost, value) costing m mana or less."""
+    priced options (cost, value) costing m mana or less.  ``opts`` are sorted.
+
+    The best single buy at a cost is the best option of that cost, and the best pair at
+    two costs is made of the best option(s) of each (a larger addend never makes a smaller
+    float sum), so only those are summed.
+    """
     top = 41
     exact = [0.0] * top
     if buys <= 0:
         return exact
-    n = len(opts)
-    for i in range(n):
-        p1, v1 = opts[i]
-        if p1 < top and v1 > exact[p1]:
-            exact[p1] = v1
-        if buys >= 2:
-            for j in range(i + 1, n):
-                p = p1 + opts[j][0]
+    # The best and second-best value at each cost (sorted: values ascend within a cost).
+    first: dict[int, float] = {}
+    second: dict[int, float] = {}
+    for c, v in opts:
+        if c in first:
+            second[c] = first[c]
+        first[c] = v
+    for c, v in first.items():
+        if c < top and v > exact[c]:
+            exact[c] = v
+    if buys >= 2:
+        costs = list(first)          # ascending
+        for a, ca in enumerate(costs):
+            va = first[ca]
+            if ca in second and ca + ca < top:
+                v = va + second[ca]
+                if v > exact[ca + ca]:
+                    exact[ca + ca] = v
+            for cb in costs[a + 1:]:
+                p = ca + cb
                 if p >= top:
                     break
-                v = v1 + opts[j][1]
+                v = va + first[cb]
                 if v > exact[p]:
                     exact[p] = v
     best = [0.0] * top
@@ -800,25 +1034,126 @@ def _buy_table(opts: tuple[tuple[int, float], ...], buys: int) -> list[float]:
     return best
 
 
-@lru_cache(maxsize=65536)
 def _vale_plan(have: tuple[int, ...], spent: tuple[int, ...], vales: tuple, buys: int, trade: bool) -> float:
     """Best value of up to ``buys`` vales payable from ``have`` after ``spent``, plus a VP
-    for every 3 spare spirits when trading is allowed."""
-    best = 0.0
-    if trade:
-        n = 0
-        while can_pay(have, spent[:3] + (spent[3] + 3 * (n + 1),)):
-            n += 1
-        best = float(n)
+    for every 3 spare spirits when trading is allowed.  A plan is worth its vales' values
+    (in row order) plus the trade of the spirits left, summed as ``val1 + (val2 + trade)``."""
+    pay = _payments(have)
+    slack = pay.get(spent)
+    if slack is None:
+        slack = _pay(have, pay, spent)
+    return _best_plan(have, pay, spent, slack, vales, buys, trade)
+
+
+def _best_plan(have: tuple[int, ...], pay: dict, spent: tuple[int, ...], slack: int, vales,
+               buys: int, trade: bool) -> float:
+    """:func:`_vale_plan` once ``spent`` is known to leave ``slack`` (see :func:`_pay`).
+
+    Needing more symbols never makes a payment possible (:func:`can_pay` is monotone),
+    which gives two shortcuts that leave the value unchanged: a vale that cannot be paid
+    now cannot be paid after another either, and buying leaves at most as many trades as
+    there are now (so a last vale whose value plus today's trades cannot beat the best
+    plan found is not looked at).
+    """
+    best = float(slack) if trade and slack > 0 else 0.0
     if buys <= 0:
         return best
-    for i, (cost, val) in enumerate(vales):
-        need = tuple(spent[k] + cost[k] for k in range(4))
-        if can_pay(have, need):
-            v = val + _vale_plan(have, need, vales[i + 1:], buys - 1, trade)
+    get = pay.get
+    s0, s1, s2, s3 = spent
+    if buys == 1:
+        base = best
+        for cost, val in vales:
+            if val + base <= best:
+                continue        # at most val + base after buying it: no better
+            need = (s0 + cost[0], s1 + cost[1], s2 + cost[2], s3 + cost[3])
+            t = get(need)
+            if t is None:
+                t = _pay(have, pay, need)
+            if t >= 0:
+                v = val + (float(t) if trade else 0.0)
+                if v > best:
+                    best = v
+        return best
+    payable = []
+    for cost, val in vales:
+        need = (s0 + cost[0], s1 + cost[1], s2 + cost[2], s3 + cost[3])
+        t = get(need)
+        if t is None:
+            t = _pay(have, pay, need)
+        if t >= 0:
+            payable.append((cost, val, need, t))
+    if buys > 2:
+        for i, (_cost, val, need, t) in enumerate(payable):
+            rest = [(c, w) for c, w, _n, _t in payable[i + 1:]]
+            v = val + _best_plan(have, pay, need, t, rest, buys - 1, trade)
             if v > best:
                 best = v
+        return best
+    # Two buys: the first vale, then the best second one after it in row order (or none).
+    k = len(payable)
+    for i in range(k):
+        _cost, val, need, t = payable[i]
+        sub = float(t) if trade else 0.0
+        sub_base = sub
+        n0, n1, n2, n3 = need
+        for j in range(i + 1, k):
+            cost2, val2 = payable[j][0], payable[j][1]
+            if val2 + sub_base <= sub:
+                continue
+            need2 = (n0 + cost2[0], n1 + cost2[1], n2 + cost2[2], n3 + cost2[3])
+            t2 = get(need2)
+            if t2 is None:
+                t2 = _pay(have, pay, need2)
+            if t2 >= 0:
+                v = val2 + (float(t2) if trade else 0.0)
+                if v > sub:
+                    sub = v
+        v = val + sub
+        if v > best:
+            best = v
     return best
+
+
+#: spirits (animal, forest, sky, wild) -> {need (animal, forest, sky, any): _pay(...)}.
+#: Vale offers change, but the payments they ask for are few and come back.
+_PAYMENTS: dict[tuple, dict[tuple, int]] = {}
+
+
+def _payments(have: tuple[int, ...]) -> dict[tuple, int]:
+    pay = _PAYMENTS.get(have)
+    if pay is None:
+        if len(_PAYMENTS) >= 20000:
+            _PAYMENTS.clear()
+        pay = _PAYMENTS[have] = {}
+    return pay
+
+
+def _pay(have: tuple[int, ...], pay: dict, need: tuple[int, ...]) -> int:
+    """-1 if spirits ``have`` cannot pay ``need`` (:func:`can_pay`), else how many VP the
+    spirits left would trade for, 3 for one (the yucata spirit trade); stored in ``pay``."""
+    if not can_pay(have, need):
+        n = -1
+    else:
+        n = 0
+        head, extra = need[:3], need[3]
+        while can_pay(have, head + (extra + 3 * (n + 1),)):
+            n += 1
+    pay[need] = n
+    return n
+
+
+#: (vales on offer, trade allowed) -> {spirits (animal, forest, sky, wild): best vale plan of
+#: two buys from nothing spent}: the vale part of every harvest value of push/pass.
+_FIELD_PLANS: dict[tuple, dict[tuple, float]] = {}
+
+
+def _field_plans(vales: tuple, trade: bool) -> dict[tuple, float]:
+    plans = _FIELD_PLANS.get((vales, trade))
+    if plans is None:
+        if len(_FIELD_PLANS) >= 1024:
+            _FIELD_PLANS.clear()
+        plans = _FIELD_PLANS[(vales, trade)] = {}
+    return plans
 
 
 def _register() -> None:

@@ -146,13 +146,15 @@ class ISMCTS:
                 g.apply_action(legal[0])
                 continue
             p = g.current_player
-            obs = g.observe(p)
-            if path and obs["turn_number"] >= stop_turn:
+            # ``g`` is this iteration's own sampled world, so reading its turn counter (public
+            # anyway) directly is no peek at hidden information; it saves an observe().
+            if path and g.state.turn_number >= stop_turn:
                 break
             if node.pref is None:
                 # Progressive bias: the greedy rules' choice here is tried first and keeps a
                 # bonus that fades with visits, so the search departs from it only on evidence.
-                node.pref = str(self.rollout.choose(SeatView(g, p), obs, legal))
+                sv = SeatView(g, p)
+                node.pref = str(self.rollout.choose(sv, sv.observe(), legal))
             children = node.children
             untried = []
             for a in legal:
@@ -200,12 +202,10 @@ class ISMCTS:
             if len(legal) == 1:
                 g.apply_action(legal[0])
                 continue
-            p = g.current_player
-            sv = SeatView(g, p)
-            obs = sv.observe()
-            if obs["turn_number"] >= stop_turn:
+            if g.state.turn_number >= stop_turn:
                 return
-            g.apply_action(self.rollout.choose(sv, obs, legal))
+            sv = SeatView(g, g.current_player)
+            g.apply_action(self.rollout.choose(sv, sv.observe(), legal))
             steps += 1
 
     def _score(self, g) -> list[float]:

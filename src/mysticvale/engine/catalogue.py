@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .card_types import SLOTS, AdvancementType, AdvCopy, LeaderType, ValeType
 from .sleeve import SleeveStats, can_sleeve, compute_stats
@@ -30,7 +31,9 @@ class Catalogue:
     vale_list: list[ValeType] = field(default_factory=list)
     vale_index: dict[str, int] = field(default_factory=dict)
     _stats: dict[tuple[int, ...], SleeveStats] = field(default_factory=dict, repr=False)
-    _fits: dict[tuple[tuple[int, ...], int], bool] = field(default_factory=dict, repr=False)
+    _fits: dict[tuple[int, ...], dict[int, bool]] = field(default_factory=dict, repr=False)
+    #: layers -> the card's readable name (its active advancements, or "Blank")
+    names: dict[tuple[int, ...], str] = field(default_factory=dict, repr=False)
     #: Read-only observation views of immutable things (cards by layers, copies, vales).
     views: dict[tuple, dict] = field(default_factory=dict, repr=False)
     #: Leaders (file 003), by name; their parts are in ``advancements`` (kind "leader").
@@ -76,12 +79,24 @@ class Catalogue:
         return s
 
     def fits(self, layers: tuple[int, ...], copy: int) -> bool:
-        key = (layers, copy)
-        r = self._fits.get(key)
+        """May advancement ``copy`` be sleeved on a card with these layers?  Memoised."""
+        row = self._fits.get(layers)
+        if row is None:
+            row = self._fits[layers] = {}
+        r = row.get(copy)
         if r is None:
-            r = can_sleeve(layers, self.copies[copy], self.copies)
-            self._fits[key] = r
+            r = row[copy] = can_sleeve(layers, self.copies[copy], self.copies)
         return r
+
+    @cached_property
+    def fertile_soil(self) -> AdvancementType:
+        """The Fertile Soil advancement type (always in the commons, file 000)."""
+        return next(t for t in self.advancements.values() if t.kind == "fertile_soil")
+
+    @cached_property
+    def soil_copies(self) -> dict[str, int]:
+        """slot -> the Fertile Soil copy for that slot."""
+        return {slot: self.copy_id(self.fertile_soil.name, slot) for slot in SLOTS}
 
     def supply_copies(self, level: int) -> list[int]:
         """Every copy of every level-``level`` advancement type (the supply deck)."""

@@ -373,19 +373,33 @@ def legal_for_phase(st: State) -> list[Action]:
     return harvest_legal(st)
 
 
+class _NoMemo(dict):
+    """The memo while an action is applied: the state changes step by step then, so
+    nothing derived from it may be kept (every lookup misses, every store is dropped)."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+_NO_MEMO = _NoMemo()
+
+
 def apply(st: State, action: Action) -> None:
     """Apply an action already checked to be legal, and run the rules that follow."""
-    st.memo.clear()
-    if st.pending:
-        pd = st.pending.pop()
-        DECISIONS[pd.kind].apply(st, pd, action)
-    elif st.turn.phase == "planting":
-        apply_planting(st, action)
-    else:
-        from .harvest import apply_harvest
-        apply_harvest(st, action)
-    run(st)
-    st.memo.clear()
+    known = st.memo     # derived from the state as it was when the action was chosen
+    st.memo = _NO_MEMO
+    try:
+        if st.pending:
+            pd = st.pending.pop()
+            DECISIONS[pd.kind].apply(st, pd, action)
+        elif st.turn.phase == "planting":
+            apply_planting(st, action)
+        else:
+            from .harvest import apply_harvest
+            apply_harvest(st, action, known)
+        run(st)
+    finally:
+        st.memo = {}
 
 
 def acting_player(st: State) -> int | None:

@@ -51,13 +51,18 @@ def can_pay(have: list[int], need: list[int]) -> bool:
 
 
 def spare_spirits(st: State) -> int:
-    """Spirit symbols not needed to pay for what was bought this turn."""
+    """Spirit symbols not needed to pay for what was bought this turn: the most "any"
+    symbols that could still be paid on top of it (the largest n with
+    ``can_pay(have, need + n any)``)."""
     have = spirits_available(st)
-    need = list(st.turn.spirit_spent)
-    n = 0
-    while can_pay(have, need[:3] + [need[3] + n + 1]):
-        n += 1
-    return n
+    need = st.turn.spirit_spent
+    wild, spare = have[3], 0
+    for k in range(3):
+        if need[k] > have[k]:
+            wild -= need[k] - have[k]
+        else:
+            spare += have[k] - need[k]
+    return max(0, spare + wild - need[3]) if wild >= 0 else 0
 
 
 # -- the start of the Harvest ------------------------------------------------------
@@ -83,7 +88,10 @@ def discount_cards(st: State) -> list[tuple[int, int]]:
     """(card, discount) for field cards whose ability makes advancements sleeved on them
     cheaper (Earthchant Chorus, Council of Owls); usable any number of times (file 000)."""
     out = []
+    memo, layers = st.cat._stats, st.cards
     for c in st.players[st.turn.player].field:
+        if "buy_discount" not in (memo.get(layers[c]) or st.cat.stats(layers[c])).by_trigger:
+            continue      # most cards have no such ability: skip them cheaply
         for _, _, ab in card_abilities(st, c, "buy_discount"):
             out.append((c, int(ab.param("amount", 0))))
     return out
@@ -93,6 +101,8 @@ def placement_exists(st: State, purchases: list[Purchase]) -> bool:
     """Can every bought advancement be sleeved on the field at once (file 000, 'you are not
     allowed to buy an advancement if you do not have a legal place to sleeve it')?"""
     field = st.players[st.turn.player].field
+    if not purchases:
+        return True
     if len(purchases) == 1 and purchases[0].target is None:
         # The common case, one advancement: any card it fits on will do.
         copy = purchases[0].copy
@@ -134,8 +144,7 @@ def market_copy(st: State, market: str) -> int | None:
         slot = market[5:]
         if slot not in SLOTS or st.soil_left.get(slot, 0) <= 0:
             return None
-        soil = next(t for t in st.cat.advancements.values() if t.kind == "fertile_soil")
-        return st.cat.copy_id(soil.name, slot)
+        return st.cat.soil_copies[slot]
     try:
         level, pos = (int(x) for x in market.split("."))
         return st.commons[level][pos - 1]
@@ -149,10 +158,9 @@ def _markets(st: State) -> list[tuple[str, int]]:
         for i, c in enumerate(st.commons[level]):
             if c is not None:
                 out.append((f"{level}.{i + 1}", c))
-    soil = next(t for t in st.cat.advancements.values() if t.kind == "fertile_soil")
-    for slot in SLOTS:
+    for slot, copy in st.cat.soil_copies.items():
         if st.soil_left.get(slot, 0) > 0:
-            out.append((f"soil.{slot}", st.cat.copy_id(soil.name, slot)))
+            out.append((f"soil.{slot}", copy))
     return out
 
 
@@ -174,20 +182,32 @@ def _buy_options(st: State, *, free: bool, max_cost: int | None,
         return []
     mana = mana_available(st)
     discounts = discount_cards(st)
+    fits, cards, copies = st.cat.fits, st.cards, st.cat.copies
+    if t.purchases:
+        def placeable(copy: int, card: int | None = None) -> bool:
+            return placement_exists(st, t.purchases + [Purchase(copy, card)])
+    else:
+        # Nothing bought yet: the advancement needs one card it fits on (or, declared
+        # onto a card, that card).  Many field cards look alike (blank, Cursed Land).
+        distinct = {cards[c] for c in st.players[t.player].field}
+
+        def placeable(copy: int, card: int | None = None) -> bool:
+            if card is not None:
+                return True      # the declared card was checked by the caller
+            return any(fits(layers, copy) for layers in distinct)
     out = []
     for market, copy in _markets(st):
-        cost = st.cat.copies[copy].type.cost
+        cost = copies[copy].type.cost
         if free and (cost < min_cost or (max_cost is not None and cost > max_cost)):
             continue
         price = 0 if free else cost
-        if price <= mana and placement_exists(st, t.purchases + [Purchase(copy)]):
+        if price <= mana and placeable(copy):
             out.append((market, copy, None, price))
         if free:
             continue
         for card, amount in discounts:
             dprice = max(0, cost - amount)
-            if dprice < price and dprice <= mana and st.cat.fits(st.cards[card], copy) \
-                    and placement_exists(st, t.purchases + [Purchase(copy, card)]):
+            if dprice < price and dprice <= mana and fits(cards[card], copy) and placeable(copy, card):
                 out.append((market, copy, card, dprice))
     return out
 
@@ -224,14 +244,11 @@ def vale_options(st: State) -> list[tuple[str, int]]:
     if t.vale_buys >= t.vale_limit:
         return []
     have = spirits_available(st)
+    spent, vale_list, vale_types = t.spirit_spent, st.cat.vale_list, st.vale_types
     out = []
     for level in (1, 2):
         for i, v in enumerate(st.vale_rows[level]):
-            if v is None:
-                continue
-            cost = st.cat.vale_list[st.vale_types[v]].cost
-            need = [t.spirit_spent[k] + cost[k] for k in range(4)]
-            if can_pay(have, need):
+            if v is not None and can_pay(have, [a + b for a, b in zip(spent, vale_list[vale_types[v]].cost)]):
                 out.append((f"{level}.{i + 1}", v))
     return out
 
@@ -263,7 +280,10 @@ def harvest_abilities(st: State, p: int) -> list[tuple[str, dict, bool]]:
     """(ref, step data, optional) of Harvest abilities usable now, each once a turn."""
     pl = st.players[p]
     out = []
+    memo, layers = st.cat._stats, st.cards
     for c in pl.field:
+        if "harvest" not in (memo.get(layers[c]) or st.cat.stats(layers[c])).by_trigger:
+            continue
         for layer, k, ab in card_abilities(st, c, "harvest"):
             key = f"c{c}.{layer}.{k}"
             if key in st.turn.used:
@@ -304,10 +324,9 @@ def harvest_legal(st: State) -> list[Action]:
         out.append(Action("vale", (market,)))
     seen = set()
     for market, _copy, target, _price in buy_options(st):
-        a = Action("buy", (market,) if target is None else (market, "on", f"#{target}"))
-        if str(a) not in seen:
-            seen.add(str(a))
-            out.append(a)
+        if (market, target) not in seen:
+            seen.add((market, target))
+            out.append(Action("buy", (market,) if target is None else (market, "on", f"#{target}")))
     if st.ruleset.spirit_trade and spare_spirits(st) >= SPIRIT_TRADE:
         out.append(Action("trade"))
     from .leaders import upgrade_actions
@@ -316,7 +335,9 @@ def harvest_legal(st: State) -> list[Action]:
     return out
 
 
-def apply_harvest(st: State, action: Action) -> None:
+def apply_harvest(st: State, action: Action, known: dict | None = None) -> None:
+    """Apply a Harvest action; ``known`` is the memo of the state before it (its buy
+    options, if they were worked out to list the legal actions)."""
     p = st.turn.player
     pl = st.players[p]
     t = st.turn
@@ -337,7 +358,8 @@ def apply_harvest(st: State, action: Action) -> None:
     elif verb == "buy":
         market = action.args[0]
         target = int(action.args[2][1:]) if len(action.args) == 3 else None
-        for m, copy, tgt, price in buy_options(st):
+        options = known.get("buy_options") if known else None
+        for m, copy, tgt, price in options if options is not None else buy_options(st):
             if m == market and tgt == target:
                 buy_advancement(st, p, m, copy, tgt, price)
                 break

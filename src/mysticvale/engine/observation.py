@@ -51,6 +51,8 @@ from __future__ import annotations
 from typing import Any
 
 from .card_types import SLOTS, SPIRITS, SYMBOLS
+from .flow import acting_player
+from .harvest import buy_options, mana_available, spirits_available
 from .registry import DECISIONS
 from .scoring import breakdown, winners
 from .state import State
@@ -131,33 +133,38 @@ def _vale_view(st: State, v: int, new: bool) -> dict[str, Any]:
 
 
 def observe(st: State, viewer: int | None) -> dict[str, Any]:
-    from .flow import acting_player
-    from .harvest import mana_available, spirits_available
-
+    """What seat ``viewer`` (None: a spectator) may know now; the schema is above."""
     t = st.turn
+    views, cards, vale_types = st.cat.views, st.cards, st.vale_types
+
+    def cards_view(ids) -> list[dict[str, Any]]:
+        # card_view inlined: this is the hot path of every bot decision.
+        return [views.get(("card", cards[c], c)) or card_view(st, c) for c in ids]
+
     players = []
     for p, pl in enumerate(st.players):
-        new = set(t.new_vales) if t.player == p else set()
+        new = t.new_vales if t.player == p else ()
         entry: dict[str, Any] = {
             "seat": p,
             "deck_count": len(pl.deck),
             "discard_count": len(pl.discard),
-            "field": [card_view(st, c) for c in pl.field],
+            "field": cards_view(pl.field),
             "on_deck": card_view(st, pl.on_deck) if pl.on_deck is not None else None,
             "vp_tokens": pl.vp_tokens,
             "curse_tokens": pl.curse_tokens,
             "mana_token_active": pl.mana_token_active,
             "star": pl.star,
-            "vales": [vale_view(st, v, new=v in new) for v in pl.vales],
+            "vales": [views.get(("vale", vale_types[v], v, v in new)) or vale_view(st, v, new=v in new)
+                      for v in pl.vales],
             "decay": net_decay(st, p),
             "owned_count": len(pl.deck) + len(pl.field) + len(pl.discard) + len(pl.aside)
             + (pl.on_deck is not None),
-            "set_aside": [card_view(st, c) for c in pl.aside],
+            "set_aside": cards_view(pl.aside),
             "harvest_next": pl.harvest_next,
         }
         if viewer == p:
-            entry["deck"] = [card_view(st, c) for c in sorted(pl.deck)]
-            entry["discard"] = [card_view(st, c) for c in sorted(pl.discard)]
+            entry["deck"] = cards_view(sorted(pl.deck))
+            entry["discard"] = cards_view(sorted(pl.discard))
             entry["known_top"] = list(pl.known_top)
             entry["leaders_dealt"] = list(pl.dealt_leaders)
         players.append(entry)
@@ -173,7 +180,6 @@ def observe(st: State, viewer: int | None) -> dict[str, Any]:
         turn["spirits"] = dict(zip(SPIRITS, have))
         turn["spirits_spent"] = dict(zip(("animal", "forest", "sky", "any"), t.spirit_spent))
         if viewer == t.player and not st.pending:
-            from .harvest import buy_options
             turn["prices"] = {
                 " ".join(["buy", m] + ([] if tgt is None else ["on", f"#{tgt}"])): price
                 for m, _c, tgt, price in buy_options(st)}
@@ -196,7 +202,6 @@ def observe(st: State, viewer: int | None) -> dict[str, Any]:
                 pending["advancement"] = copy_view(st, pd.data["copy"])
             if pd.data.get("shows") == "vale":
                 pending["vale"] = vale_view(st, pd.data["looked_vale"])
-    soil = next(x for x in st.cat.advancements.values() if x.kind == "fertile_soil")
     obs: dict[str, Any] = {
         "viewer": viewer,
         "ruleset": st.ruleset.name,
@@ -212,13 +217,13 @@ def observe(st: State, viewer: int | None) -> dict[str, Any]:
         "end_triggered": st.end_triggered,
         "seen_leaders": list(st.seen_leaders),
         "over": st.over,
-        "commons": {str(l): [copy_view(st, c) if c is not None else None for c in st.commons[l]]
-                    for l in (1, 2, 3)},
+        "commons": {str(l): [None if c is None else views.get(("copy", c)) or copy_view(st, c)
+                             for c in st.commons[l]] for l in (1, 2, 3)},
         "fertile_soil": dict(st.soil_left),
-        "fertile_soil_cost": soil.cost,
+        "fertile_soil_cost": st.cat.fertile_soil.cost,
         "advancement_decks": {str(l): len(st.adv_decks[l]) for l in (1, 2, 3)},
-        "vale_rows": {str(l): [vale_view(st, v) if v is not None else None for v in st.vale_rows[l]]
-                      for l in (1, 2)},
+        "vale_rows": {str(l): [None if v is None else views.get(("vale", vale_types[v], v, False))
+                               or vale_view(st, v) for v in st.vale_rows[l]] for l in (1, 2)},
         "vale_decks": {str(l): len(st.vale_decks[l]) for l in (1, 2)},
         "players": players,
         "turn": turn,

@@ -32,6 +32,8 @@ class SleeveStats:
     neg_vp: int                     # red negative VP of active layers
     #: trigger -> ((layer, k, ability), ...): k numbers the abilities of one layer
     by_trigger: dict[str, tuple[tuple[int, int, Ability], ...]]
+    net: int = 0                    # decay minus growth: what the card adds to the decay count
+    aether_net: int = 0             # the same with Aether Tree cancelling (aether_decay - growth)
 
     def get(self, symbol: str) -> int:
         return self.symbols[_I[symbol]]
@@ -109,6 +111,8 @@ def compute_stats(layers: tuple[int, ...], copies: list[AdvCopy]) -> SleeveStats
         symbols=tuple(symbols),
         printed=tuple(printed),
         aether_decay=min(aether, decay),
+        net=decay - symbols[_I["growth"]],
+        aether_net=min(aether, decay) - symbols[_I["growth"]],
         abilities=tuple(abilities),
         active_layers=tuple(active),
         has_cursed_land=has_cursed,

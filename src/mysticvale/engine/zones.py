@@ -10,7 +10,6 @@ from .sleeve import SleeveStats
 from .state import Event, Pending, State, Step
 
 _DECAY = SYMBOLS.index("decay")
-_GROWTH = SYMBOLS.index("growth")
 
 
 def stats(st: State, card: int) -> SleeveStats:
@@ -22,11 +21,12 @@ def stats(st: State, card: int) -> SleeveStats:
 def card_name(st: State, card: int) -> str:
     """A short readable name for a card: its advancements, or the starting card."""
     layers = st.cards[card]
-    if not layers:
-        return f"#{card} Blank"
-    s = stats(st, card)
-    names = [st.cat.copies[layers[i]].type.name for i in s.active_layers]
-    return f"#{card} " + " + ".join(names)
+    name = st.cat.names.get(layers)
+    if name is None:
+        s = stats(st, card)
+        name = st.cat.names[layers] = " + ".join(
+            st.cat.copies[layers[i]].type.name for i in s.active_layers) if layers else "Blank"
+    return f"#{card} {name}"
 
 
 def log(st: State, kind: str, player: int | None, text: str, *, private_to: int | None = None,
@@ -102,7 +102,7 @@ def reveal(st: State, p: int) -> None:
 
 def mark_seen(st: State, card: int) -> None:
     """A card is face up for everyone: if it is a leader, which one is public from now on."""
-    if card not in st.seen_leaders and any(st.cat.copies[i].type.kind == "leader" for i in st.cards[card]):
+    if st.cat.leaders and card not in st.seen_leaders and any(st.cat.copies[i].type.kind == "leader" for i in st.cards[card]):
         st.seen_leaders.append(card)
 
 
@@ -137,8 +137,7 @@ def net_decay(st: State, p: int) -> int:
     total = 0
     for c in cards:
         s = memo.get(layers[c]) or st.cat.stats(layers[c])
-        sym = s.symbols
-        total += (s.aether_decay if aether and c in aether else sym[_DECAY]) - sym[_GROWTH]
+        total += s.aether_net if aether and c in aether else s.net
     return total
 
 
@@ -146,17 +145,20 @@ _SYM_INDEX = {name: i for i, name in enumerate(SYMBOLS)}
 
 
 def field_sum(st: State, p: int, symbol: str) -> int:
-    i = _SYM_INDEX[symbol]
-    return sum(stats(st, c).symbols[i] for c in st.players[p].field)
+    return field_totals(st, p)[_SYM_INDEX[symbol]]
 
 
-def field_totals(st: State, p: int) -> list[int]:
-    """Every symbol summed over the field (SYMBOLS order)."""
-    out = [0] * len(SYMBOLS)
-    for c in st.players[p].field:
-        for i, v in enumerate(stats(st, c).symbols):
-            if v:
-                out[i] += v
+_NO_SYMBOLS = (0,) * len(SYMBOLS)
+
+
+def field_totals(st: State, p: int) -> tuple[int, ...]:
+    """Every symbol summed over the field (SYMBOLS order); kept in the state's memo."""
+    key = ("field_totals", p)
+    out = st.memo.get(key)
+    if out is None:
+        memo, cat, layers = st.cat._stats, st.cat, st.cards
+        rows = [(memo.get(layers[c]) or cat.stats(layers[c])).symbols for c in st.players[p].field]
+        out = st.memo[key] = tuple(map(sum, zip(*rows))) if rows else _NO_SYMBOLS
     return out
 
 
