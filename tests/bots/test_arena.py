@@ -48,6 +48,20 @@ def test_parallel_run_equals_serial_run():
     assert serial["bots"] == ["greedy#1", "greedy#2"]
 
 
+def test_a_game_at_the_round_limit_is_stopped_scored_as_it_stands_and_counted():
+    """The arena's guard against stalemates the rules do not end (bots/arena.py)."""
+    r = run_matches(["greedy", "random"], games=2, seed=3, max_rounds=3)
+    assert r["unfinished"] == 2
+    for g in r["per_game"]:
+        assert g["unfinished"] and g["rounds"] == 4      # stopped as round 4 began
+        best = max(g["scores"])          # the leaders on points (then the tie-break) win
+        assert g["winners"] and all(g["scores"][g["seats"].index(w)] == best for w in g["winners"])
+    full = run_matches(["greedy", "random"], games=2, seed=3)
+    assert full["unfinished"] == 0 and not any(g["unfinished"] for g in full["per_game"])
+    with pytest.raises(ValueError, match="max_rounds"):
+        run_matches(["greedy", "random"], games=1, max_rounds=0)
+
+
 def test_three_players_and_repeated_names():
     r = run_matches(["greedy", "random"], games=3, players=3, seed=2)
     assert r["bots"] == ["greedy", "random", "greedy#2"] or len(r["bots"]) == 3

@@ -8,6 +8,11 @@ played it or in which order: ``jobs=4`` gives exactly the result of ``jobs=1``.
 Seats rotate: in game ``i`` seat ``s`` is played by entry ``(s + i) % players`` of the bot
 list, so no bot keeps the first seat.
 
+A game that reaches ``max_rounds`` (default 100; real games between bots last 10 to 35) is
+stopped and scored as it stands, and counted as ``unfinished``.  The rules have no such
+limit; it guards simulations against a stalemate the rules do not end, e.g. two bots whose
+every card slot is full and whose fields show no VP symbol, so the VP pool never empties.
+
 A bot is named as in :func:`mysticvale.bots.make_bot`, optionally with options after a
 colon: ``ismcts:iterations=200:think=0``.  When the same bot plays two seats, its entries
 are labelled ``greedy#1``, ``greedy#2`` so their results stay apart.
@@ -21,11 +26,13 @@ from typing import Any, Callable, Iterable
 
 from ..engine.game import new_game
 from ..engine.rng import derive_seed
+from ..engine.scoring import winners as winners_now
 from . import make_bot
 from .base import SeatView
 from .stats import describe, wilson
 
 _SEED_MASK = (1 << 62) - 1
+MAX_ROUNDS = 100
 
 
 def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
@@ -69,8 +76,9 @@ def labels_for(specs: list[str]) -> list[str]:
 
 
 def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str, ...], ruleset: str,
-              think: float | None = None) -> dict[str, Any]:
-    """Play game ``i`` to the end; return its record (labels by seat, scores, winners, ...)."""
+              think: float | None = None, max_rounds: int = MAX_ROUNDS) -> dict[str, Any]:
+    """Play game ``i`` to the end (or to ``max_rounds``); return its record (labels by
+    seat, scores, winners, ...)."""
     labels = labels_for(specs)
     gseed = game_seed(seed, i)
     game = new_game(players=players, seed=gseed, sets=sets, ruleset=ruleset)
@@ -83,7 +91,11 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
         bots.append(make_bot(name, seed=derive_seed(gseed, f"bot{s}") & _SEED_MASK, **opts))
     decisions = [0] * players
     spent = [0.0] * players
+    unfinished = False
     while not game.is_over():
+        if game.state.round > max_rounds:
+            unfinished = True      # a stalemate the rules do not end: score it as it stands
+            break
         p = game.current_player
         t0 = time.perf_counter()
         action = bots[p].act(SeatView(game, p))
@@ -91,7 +103,7 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
         game.apply_action(action)
         decisions[p] += 1
     obs = game.observe(None)
-    winners = game.winners()
+    winners = winners_now(game.state) if unfinished else game.winners()
     return {
         "game": i,
         "seed": gseed,
@@ -99,26 +111,28 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
         "scores": game.scores(),
         "winners": [labels[entry[w]] for w in winners],
         "rounds": obs["round"],
+        "unfinished": unfinished,
         "decisions": decisions,
         "bot_seconds": spent,
     }
 
 
 def _play_chunk(args: tuple) -> list[dict[str, Any]]:
-    specs, seed, indices, players, sets, ruleset, think = args
-    return [play_game(specs, seed, i, players, sets, ruleset, think) for i in indices]
+    specs, seed, indices, players, sets, ruleset, think, max_rounds = args
+    return [play_game(specs, seed, i, players, sets, ruleset, think, max_rounds) for i in indices]
 
 
 def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: int = 1,
                 sets: Iterable[str] = ("base",), ruleset: str = "yucata", jobs: int = 1,
-                think: float | None = None,
+                think: float | None = None, max_rounds: int = MAX_ROUNDS,
                 progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Play ``games`` seeded games between ``bots`` and return the statistics.
 
     ``bots``: one spec per seat (``players`` of them), or fewer specs that are repeated to
     fill the seats.  ``progress(n)`` is called as games finish (n = games done so far).
     The result has ``games``, ``wins``, ``win_rate``, ``win_rate_ci95`` (Wilson), ``ties``,
-    ``shared_wins``, ``scores``, ``rounds``, ``first_seat_wins``, ``per_game`` and ``timing``
+    ``shared_wins``, ``scores``, ``rounds``, ``unfinished`` (games stopped at ``max_rounds``),
+    ``first_seat_wins``, ``per_game`` and ``timing``
     (wall-clock figures, the only part that differs between identical runs).
     """
     specs = [b.strip() for b in bots if b.strip()]
@@ -135,6 +149,8 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
         raise ValueError("games must be at least 1")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
+    if max_rounds < 1:
+        raise ValueError("max_rounds must be at least 1")
     sets = tuple(sets)
     for s in specs:        # fail early, in this process, on an unknown bot or option
         name, opts = parse_bot(s)
@@ -147,14 +163,14 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
     records: list[dict[str, Any]] = []
     if jobs == 1:
         for i in range(games):
-            records.append(play_game(specs, seed, i, players, sets, ruleset, think))
+            records.append(play_game(specs, seed, i, players, sets, ruleset, think, max_rounds))
             if progress:
                 progress(len(records))
     else:
         # Small chunks keep the processes busy to the end and the progress bar moving.
         chunk = max(1, min(8, games // (jobs * 8) or 1))
-        tasks = [(specs, seed, list(range(a, min(games, a + chunk))), players, sets, ruleset, think)
-                 for a in range(0, games, chunk)]
+        tasks = [(specs, seed, list(range(a, min(games, a + chunk))), players, sets, ruleset, think,
+                  max_rounds) for a in range(0, games, chunk)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(_play_chunk, t) for t in tasks]
             for f in as_completed(futures):
@@ -214,10 +230,11 @@ def summarize(records: list[dict[str, Any]], specs: list[str], *, players: int, 
         "scores": {lb: describe(scores[lb]) for lb in labels},
         "margin": {lb: describe(margins[lb]) for lb in labels},
         "rounds": describe(rounds),
+        "unfinished": sum(1 for r in records if r.get("unfinished")),
         "first_seat_wins": round(seat_wins[0], 4),
         "decisions": decisions,
-        "per_game": [{k: r[k] for k in ("game", "seed", "seats", "scores", "winners", "rounds")}
-                     for r in records],
+        "per_game": [{k: r[k] for k in ("game", "seed", "seats", "scores", "winners", "rounds", "unfinished")
+                      if k in r} for r in records],
         "timing": {
             "seconds": round(elapsed, 3),
             "jobs": jobs,

@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
     TimeRemainingColumn
 from rich.table import Table
 
-from ..bots.arena import run_matches
+from ..bots.arena import MAX_ROUNDS, run_matches
 
 
 def command(
@@ -26,6 +26,8 @@ def command(
     timing: bool = typer.Option(False, help="With --json: include wall-clock timing figures."),
     plot: str = typer.Option(None, help="Write a PNG of win rates, scores and game lengths here."),
     think: float = typer.Option(None, min=0.0, help="Seconds per decision for search bots (ismcts)."),
+    max_rounds: int = typer.Option(MAX_ROUNDS, min=1, help="Stop a game after this many rounds and score "
+                                   "it as it stands (a guard against stalemates; counted as unfinished)."),
 ) -> None:
     """Play many seeded games between bots; report win rates with 95% intervals."""
     console = Console(stderr=json_out)
@@ -36,14 +38,14 @@ def command(
     try:
         if json_out:
             result = run_matches(specs, games=games, players=players, seed=seed, sets=set_list,
-                                 ruleset=ruleset, jobs=jobs, think=think)
+                                 ruleset=ruleset, jobs=jobs, think=think, max_rounds=max_rounds)
         else:
             columns = (TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn(), TimeRemainingColumn())
             with Progress(*columns, console=console, transient=False) as bar:
                 task = bar.add_task("games", total=games)
                 result = run_matches(specs, games=games, players=players, seed=seed, sets=set_list,
-                                     ruleset=ruleset, jobs=jobs, think=think,
+                                     ruleset=ruleset, jobs=jobs, think=think, max_rounds=max_rounds,
                                      progress=lambda n: bar.update(task, completed=n))
     except ValueError as exc:
         console.print(f"[red]error:[/red] {exc}")
@@ -85,5 +87,8 @@ def _print_summary(console: Console, r: dict) -> None:
     console.print(f"Ties (shared wins): {r['ties']}.  Game length: {rd['mean']:.1f} rounds "
                   f"(sd {rd['sd']:.1f}, {rd['min']}-{rd['max']}).  First seat won {r['first_seat_wins']:g} "
                   f"of {r['games']}.")
+    if r.get("unfinished"):
+        console.print(f"[yellow]{r['unfinished']} game(s) reached the round limit and were scored as "
+                      f"they stood.[/yellow]")
     console.print(f"{t['seconds']:.1f} s with {t['jobs']} job(s): {t['games_per_second']:.2f} games/s, "
                   f"{t['decisions_per_second']:.0f} decisions/s.")
