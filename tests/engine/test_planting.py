@@ -2,6 +2,8 @@
 
 from scenario import Scenario
 
+from mysticvale.engine.zones import net_decay
+
 CL = "Cursed Land"
 
 
@@ -63,6 +65,25 @@ def test_all_cards_in_field_must_pass():
     sc.act("push")
     assert sc.state.players[0].on_deck is None
     assert sc.legal() == ["pass"]
+
+
+def test_after_a_turn_with_every_card_in_the_field_prep_reveals_from_the_shuffled_discard():
+    """All cards in the field leave no on-deck card; in Prep the discard pile is shuffled
+    into a deck to reveal one (file 000), and the next turn can push again.  (Before this
+    was handled, such a player passed with an empty field forever.)"""
+    sc = Scenario()
+    sc.player(0, field=[CL] * 3 + ["Blank"] * 16, on_deck="Blank", deck=[], discard=[])
+    sc.act("push")
+    pl = sc.state.players[0]
+    assert pl.on_deck is None and sc.legal() == ["pass"]
+    sc.act("pass")
+    sc.act("finish")   # Discard phase: the field goes to the discard pile, then Prep
+    assert sc.state.current == 1
+    assert pl.on_deck is not None, "Prep revealed a new on-deck card"
+    assert pl.field, "and played cards into the field"
+    assert net_decay(sc.state, 0) >= 3 or not pl.deck
+    assert len(pl.deck) + len(pl.discard) + len(pl.field) + 1 == 20
+    assert any(e.kind == "shuffle" and e.player == 0 for e in sc.state.events)
 
 
 def test_empty_deck_is_refilled_by_shuffling_the_discard_pile():

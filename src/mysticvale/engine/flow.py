@@ -325,6 +325,13 @@ def _step_prep(st: State, s: Step) -> None:
     """Prep: play cards into the field until 3 or more decay show (file 000)."""
     p = s.player
     pl = st.players[p]
+    if pl.on_deck is None and not pl.harvest_next and (pl.deck or pl.discard):
+        # Every card was in the field, so none could be revealed (file 000: "If all of
+        # your cards are in your field, then you must pass"); they are in the discard pile
+        # now.  Prep needs an on-deck card: "whenever your deck is empty and you need to
+        # reveal a new on-deck card, shuffle your discard pile" (file 000).
+        schedule(st, Step("reveal", p), Step("spoil_check", p), Step("prep_step", p))
+        return
     if net_decay(st, p) >= PREP_UNTIL or pl.on_deck is None or pl.harvest_next:
         schedule(st, Step("end_turn", p))
         return
