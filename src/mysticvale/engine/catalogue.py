@@ -9,6 +9,21 @@ from .card_types import SLOTS, AdvancementType, AdvCopy, LeaderType, ValeType
 from .sleeve import SleeveStats, can_sleeve, compute_stats
 
 
+#: Most entries one memo of a catalogue keeps.  Games between bots meet few distinct cards,
+#: but a search (ISMCTS rollouts) keeps sleeving advancements onto sampled cards and would
+#: grow the memos without end; a full memo is emptied and refills with what is in use.
+CACHE_LIMIT = 50_000
+FITS_LIMIT = 10_000         # rows of the fits memo, each up to one entry per advancement copy
+
+
+def remember(cache: dict, key, value, limit: int = CACHE_LIMIT):
+    """Store ``value`` in a bounded memo and return it."""
+    if len(cache) >= limit:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 @dataclass
 class Catalogue:
     """Advancement copies and vales of the chosen sets, plus memoised card stats.
@@ -74,15 +89,14 @@ class Catalogue:
         """A card's stats, memoised (cards are immutable tuples)."""
         s = self._stats.get(layers)
         if s is None:
-            s = compute_stats(layers, self.copies)
-            self._stats[layers] = s
+            s = remember(self._stats, layers, compute_stats(layers, self.copies))
         return s
 
     def fits(self, layers: tuple[int, ...], copy: int) -> bool:
         """May advancement ``copy`` be sleeved on a card with these layers?  Memoised."""
         row = self._fits.get(layers)
         if row is None:
-            row = self._fits[layers] = {}
+            row = remember(self._fits, layers, {}, FITS_LIMIT)
         r = row.get(copy)
         if r is None:
             r = row[copy] = can_sleeve(layers, self.copies[copy], self.copies)

@@ -51,6 +51,7 @@ from __future__ import annotations
 from typing import Any
 
 from .card_types import SLOTS, SPIRITS, SYMBOLS
+from .catalogue import remember
 from .flow import acting_player
 from .harvest import buy_options, mana_available, spirits_available
 from .registry import DECISIONS
@@ -65,7 +66,7 @@ def card_view(st: State, card: int) -> dict[str, Any]:
     key = ("card", layers, card)
     view = st.cat.views.get(key)
     if view is None:
-        view = st.cat.views[key] = _card_view(st, card, layers)
+        view = remember(st.cat.views, key, _card_view(st, card, layers))
     return view
 
 
@@ -98,7 +99,7 @@ def copy_view(st: State, copy: int) -> dict[str, Any]:
     key = ("copy", copy)
     view = st.cat.views.get(key)
     if view is None:
-        view = st.cat.views[key] = _copy_view(st, copy)
+        view = remember(st.cat.views, key, _copy_view(st, copy))
     return view
 
 
@@ -118,7 +119,7 @@ def vale_view(st: State, v: int, *, new: bool = False) -> dict[str, Any]:
     key = ("vale", st.vale_types[v], v, new)
     view = st.cat.views.get(key)
     if view is None:
-        view = st.cat.views[key] = _vale_view(st, v, new)
+        view = remember(st.cat.views, key, _vale_view(st, v, new))
     return view
 
 

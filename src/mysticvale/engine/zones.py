@@ -6,6 +6,7 @@ Small helpers every rules module uses.  Nothing here decides anything.
 from __future__ import annotations
 
 from .card_types import SYMBOLS
+from .catalogue import remember
 from .sleeve import SleeveStats
 from .state import Event, Pending, State, Step
 
@@ -24,8 +25,8 @@ def card_name(st: State, card: int) -> str:
     name = st.cat.names.get(layers)
     if name is None:
         s = stats(st, card)
-        name = st.cat.names[layers] = " + ".join(
-            st.cat.copies[layers[i]].type.name for i in s.active_layers) if layers else "Blank"
+        name = remember(st.cat.names, layers, " + ".join(
+            st.cat.copies[layers[i]].type.name for i in s.active_layers) if layers else "Blank")
     return f"#{card} {name}"
 
 
