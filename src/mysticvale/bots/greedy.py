@@ -1061,19 +1061,7 @@ def _best_plan(have: tuple[int, ...], pay: dict, spent: tuple[int, ...], slack: 
     get = pay.get
     s0, s1, s2, s3 = spent
     if buys == 1:
-        base = best
-        for cost, val in vales:
-            if val + base <= best:
-                continue        # at most val + base after buying it: no better
-            need = (s0 + cost[0], s1 + cost[1], s2 + cost[2], s3 + cost[3])
-            t = get(need)
-            if t is None:
-                t = _pay(have, pay, need)
-            if t >= 0:
-                v = val + (float(t) if trade else 0.0)
-                if v > best:
-                    best = v
-        return best
+        return _best_last(have, pay, spent, vales, best, trade)
     payable = []
     for cost, val in vales:
         need = (s0 + cost[0], s1 + cost[1], s2 + cost[2], s3 + cost[3])
@@ -1082,35 +1070,33 @@ def _best_plan(have: tuple[int, ...], pay: dict, spent: tuple[int, ...], slack: 
             t = _pay(have, pay, need)
         if t >= 0:
             payable.append((cost, val, need, t))
-    if buys > 2:
-        for i, (_cost, val, need, t) in enumerate(payable):
-            rest = [(c, w) for c, w, _n, _t in payable[i + 1:]]
-            v = val + _best_plan(have, pay, need, t, rest, buys - 1, trade)
-            if v > best:
-                best = v
-        return best
-    # Two buys: the first vale, then the best second one after it in row order (or none).
-    k = len(payable)
-    for i in range(k):
-        _cost, val, need, t = payable[i]
-        sub = float(t) if trade else 0.0
-        sub_base = sub
-        n0, n1, n2, n3 = need
-        for j in range(i + 1, k):
-            cost2, val2 = payable[j][0], payable[j][1]
-            if val2 + sub_base <= sub:
-                continue
-            need2 = (n0 + cost2[0], n1 + cost2[1], n2 + cost2[2], n3 + cost2[3])
-            t2 = get(need2)
-            if t2 is None:
-                t2 = _pay(have, pay, need2)
-            if t2 >= 0:
-                v = val2 + (float(t2) if trade else 0.0)
-                if v > sub:
-                    sub = v
-        v = val + sub
+    # The first vale bought, then the best plan for the rest after it in row order.
+    for i, (_cost, val, need, t) in enumerate(payable):
+        rest = [(c, w) for c, w, _n, _t in payable[i + 1:]]
+        v = val + _best_plan(have, pay, need, t, rest, buys - 1, trade)
         if v > best:
             best = v
+    return best
+
+
+def _best_last(have: tuple[int, ...], pay: dict, spent: tuple[int, ...], vales, best: float,
+               trade: bool) -> float:
+    """The better of ``best`` (the plan that buys no more) and buying one last vale of
+    ``vales`` after ``spent``: its value plus the trade of what is left."""
+    get = pay.get
+    s0, s1, s2, s3 = spent
+    base = best
+    for cost, val in vales:
+        if val + base <= best:
+            continue        # at most val + base after buying it: no better
+        need = (s0 + cost[0], s1 + cost[1], s2 + cost[2], s3 + cost[3])
+        t = get(need)
+        if t is None:
+            t = _pay(have, pay, need)
+        if t >= 0:
+            v = val + (float(t) if trade else 0.0)
+            if v > best:
+                best = v
     return best
 
 
