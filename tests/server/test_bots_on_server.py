@@ -32,13 +32,19 @@ def test_searching_bot_does_not_block_the_server(sqlite_client):
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
     assert r.json()["seats"][0]["bot"] == "ismcts:0.3"
-    worst, t_end = 0.0, time.monotonic() + 2.0
+    waits, t_end = [], time.monotonic() + 2.0
     while time.monotonic() < t_end:      # the bots think 0.3 s per decision meanwhile
         t = time.monotonic()
         assert c.get(f"/api/games/{gid}/summary").status_code == 200
-        worst = max(worst, time.monotonic() - t)
+        waits.append(time.monotonic() - t)
         time.sleep(0.02)
-    assert worst < 0.25, f"a request waited {worst:.2f} s while a bot was thinking"
+    # A server that waited for the bots would make the typical request wait for a 0.3 s
+    # search; the median is what shows that.  (Single slow requests happen on a loaded
+    # 2-core machine running the test suite in parallel, so the worst is bounded loosely.)
+    waits.sort()
+    median = waits[len(waits) // 2]
+    assert median < 0.05, f"requests waited {median:.2f} s (median) while the bots were thinking"
+    assert waits[-1] < 1.0, f"a request waited {waits[-1]:.2f} s while a bot was thinking"
     seq = wait_for(lambda: c.get(f"/api/games/{gid}/state").json()["seq"] >= 3, timeout=20)
     assert seq
 
