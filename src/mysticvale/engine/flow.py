@@ -387,6 +387,12 @@ class _NoMemo(dict):
     def __setitem__(self, key, value) -> None:
         pass
 
+    def setdefault(self, key, default=None):
+        return default
+
+    def update(self, *args, **kwargs) -> None:
+        pass
+
 
 _NO_MEMO = _NoMemo()
 
