@@ -170,22 +170,32 @@ def _reorder_hidden(game: mv.Game, seat: int, rnd: _pyrandom.Random) -> mv.Game:
     return g
 
 
-@pytest.mark.parametrize("name", ["greedy", "random"])
-def test_bots_do_not_see_hidden_order(name):
-    rnd = _pyrandom.Random(5)
-    g = mv.new_game(players=2, seed=21)
+def _decisions_with_hidden_order_changed(seed: int, rnd_seed: int, limit: int):
+    """Play a greedy-vs-greedy game; at each of the first ``limit`` real decisions yield
+    (seat, the game, a copy with every order that seat cannot know reshuffled).  The two
+    games look the same from that seat at every step."""
+    rnd = _pyrandom.Random(rnd_seed)
+    g = mv.new_game(players=2, seed=seed)
     drivers = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
     checked = 0
-    while not g.is_over() and checked < 120:
+    while not g.is_over() and checked < limit:
         p = g.current_player
         other = _reorder_hidden(g, p, rnd)
         assert other.observe(p) == g.observe(p)
         if len(g.legal_actions()) > 1:
-            a = make_bot(name, seed=7).act(SeatView(g, p))
-            b = make_bot(name, seed=7).act(SeatView(other, p))
-            assert a == b
+            yield p, g, other
             checked += 1
         g.apply_action(drivers[p].act(SeatView(g, p)))
+
+
+@pytest.mark.parametrize("name", ["greedy", "random"])
+def test_bots_do_not_see_hidden_order(name):
+    checked = 0
+    for p, g, other in _decisions_with_hidden_order_changed(seed=21, rnd_seed=5, limit=120):
+        a = make_bot(name, seed=7).act(SeatView(g, p))
+        b = make_bot(name, seed=7).act(SeatView(other, p))
+        assert a == b
+        checked += 1
     assert checked >= 50
 
 
@@ -216,17 +226,10 @@ def test_helpers():
 def test_ismcts_does_not_see_hidden_order():
     # With an iteration budget the search is reproducible, and since determinize() samples
     # only from what the seat knows, reordering hidden cards cannot change its choice.
-    rnd = _pyrandom.Random(6)
-    g = mv.new_game(players=2, seed=22)
-    drivers = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
     checked = 0
-    while not g.is_over() and checked < 12:
-        p = g.current_player
-        if len(g.legal_actions()) > 1:
-            other = _reorder_hidden(g, p, rnd)
-            a = make_bot("ismcts", seed=7, think=0, iterations=12).act(SeatView(g, p))
-            b = make_bot("ismcts", seed=7, think=0, iterations=12).act(SeatView(other, p))
-            assert a == b
-            checked += 1
-        g.apply_action(drivers[p].act(SeatView(g, p)))
+    for p, g, other in _decisions_with_hidden_order_changed(seed=22, rnd_seed=6, limit=12):
+        a = make_bot("ismcts", seed=7, think=0, iterations=12).act(SeatView(g, p))
+        b = make_bot("ismcts", seed=7, think=0, iterations=12).act(SeatView(other, p))
+        assert a == b
+        checked += 1
     assert checked == 12
