@@ -8,10 +8,15 @@ True
 'push'
 """
 
-from .engine.actions import Action
-from .engine.game import Game, new_game
-from .engine.rulesets import RULESETS
-from .errors import (
+from . import _compiled
+
+# Before any compiled module loads: prefer the source when asked to or when a build is stale.
+_compiled.install()
+
+from .engine.actions import Action  # noqa: E402
+from .engine.game import Game, new_game  # noqa: E402
+from .engine.rulesets import RULESETS  # noqa: E402
+from .errors import (  # noqa: E402
     CatalogueError, IllegalActionError, InvalidActionError, MysticValeError, SaveError,
 )
 
