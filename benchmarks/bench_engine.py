@@ -3,6 +3,7 @@ the same run, pyminion's own simulator with two of its bots (BigMoney vs BigMone
 
     .venv/bin/python benchmarks/bench_engine.py --games 100 --pyminion-games 300
     .venv/bin/python benchmarks/bench_engine.py --games 30 --profile     # engine hotspots
+    MYSTICVALE_PURE=1 .venv/bin/python benchmarks/bench_engine.py ...     # without the compiled build
     .venv/bin/python benchmarks/bench_engine.py --games 40 --jobs-compare # --jobs 1 vs 2
 
 Figures printed:
@@ -10,7 +11,10 @@ Figures printed:
 * the same games replayed from their action lists (engine only: new_game, legal_actions,
   apply_action): games/s and decisions/s;
 * pyminion: games/s, turns per game, decisions/s (calls to its bots' decider methods);
-* the ratios.
+* the ratios;
+* which build ran: ``compiled`` (the Cython build ``make`` makes) or ``pure`` (the sources).
+
+``--profile`` always profiles the Python sources: cProfile cannot see inside compiled functions.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import platform
 import pstats
 import sys
@@ -29,7 +34,9 @@ def mystic(games: int, seed: int) -> dict:
     import mysticvale as mv
     from mysticvale.bots import SeatView, make_bot
     from mysticvale.bots.arena import game_seed
+    from mysticvale.runtime import settle
 
+    settle()     # as the arena does before it plays
     histories = []
     decisions = rounds = 0
     t0 = time.perf_counter()
@@ -119,6 +126,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if args.profile:
+        os.environ["MYSTICVALE_PURE"] = "1"  # before mysticvale is imported
         pr = cProfile.Profile()
         pr.enable()
         mystic(args.games, args.seed)
@@ -138,6 +146,8 @@ def main() -> None:
         info["ratio_games_per_s"] = m["games_per_s"] / p["games_per_s"]
         info["ratio_engine_games_per_s"] = m["engine_games_per_s"] / p["games_per_s"]
         info["ratio_decisions_per_s"] = m["decisions_per_s"] / p["decisions_per_s"]
+    from mysticvale import _compiled
+    info["build"] = _compiled.status()["build"]
     if args.json:
         print(json.dumps(info, indent=2))
         return

@@ -48,7 +48,9 @@ def main() -> None:
     from mysticvale.bots import SeatView
     from mysticvale.bots.ismcts import ISMCTS
     from mysticvale.engine.rng import Rng
+    from mysticvale.runtime import settle
 
+    settle()     # as the arena does before it plays
     pos = positions(args.positions, args.seed)
     rng = Rng(3)
     costs = {"clone_us": [], "determinize_us": [], "observe_us": [], "legal_actions_us": [], "to_json_us": []}
@@ -76,6 +78,8 @@ def main() -> None:
     out["ismcts_iterations_per_s_max"] = round(max(iters), 1)
     out["positions"] = len(pos)
     out["think"] = args.think
+    from mysticvale import _compiled
+    out["build"] = _compiled.status()["build"]
     out["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     if args.json:
         print(json.dumps(out, indent=2))

@@ -16,6 +16,10 @@ every card slot is full and whose fields show no VP symbol, so the VP pool never
 A bot is named as in :func:`mysticvale.bots.make_bot`, optionally with options after a
 colon: ``ismcts:iterations=200:think=0``.  When the same bot plays two seats, its entries
 are labelled ``greedy#1``, ``greedy#2`` so their results stay apart.
+
+Each process that plays games first settles its memory (:func:`mysticvale.runtime.settle`:
+the catalogue is frozen out of the garbage collector's way), which makes games about a
+sixth faster and changes no result.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any, Callable, Iterable
 from ..engine.game import new_game
 from ..engine.rng import derive_seed
 from ..engine.scoring import winners as winners_now
+from ..runtime import settle
 from . import make_bot
 from .base import SeatView
 from .stats import describe, wilson
@@ -117,6 +122,10 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
     }
 
 
+def _settle_worker(sets: tuple[str, ...]) -> None:
+    settle(sets=sets)
+
+
 def _play_chunk(args: tuple) -> list[dict[str, Any]]:
     specs, seed, indices, players, sets, ruleset, think, max_rounds = args
     return [play_game(specs, seed, i, players, sets, ruleset, think, max_rounds) for i in indices]
@@ -162,6 +171,7 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
     if jobs == 1:
+        settle(sets=sets)        # the catalogue lives as long as the process: out of gc's way
         for i in range(games):
             records.append(play_game(specs, seed, i, players, sets, ruleset, think, max_rounds))
             if progress:
@@ -171,7 +181,8 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
         chunk = max(1, min(8, games // (jobs * 8) or 1))
         tasks = [(specs, seed, list(range(a, min(games, a + chunk))), players, sets, ruleset, think,
                   max_rounds) for a in range(0, games, chunk)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_settle_worker,
+                                 initargs=(sets,)) as pool:
             futures = [pool.submit(_play_chunk, t) for t in tasks]
             for f in as_completed(futures):
                 records.extend(f.result())
