@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random as _pyrandom
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 import mysticvale as mv
 from mysticvale.bots import SeatView, bot_names, make_bot
 from mysticvale.bots.greedy import Greedy, can_pay, rounds_left
-from mysticvale.bots.ismcts import ISMCTS
+from mysticvale.bots.ismcts import ISMCTS, calibrated_scale
 from mysticvale.engine.registry import DECISIONS
 
 from .conftest import play, sets_available
@@ -151,6 +152,30 @@ def test_ismcts_search_statistics_and_budget():
         ISMCTS(think=0, iterations=None)
     with pytest.raises(ValueError):
         ISMCTS(think=-1)
+
+
+def test_ismcts_value_scale_is_calibrated_to_the_vp_pool_unless_fixed():
+    # The fitted scale (benchmarks/fit_value_scale.py): a lead counts for little while the
+    # pool is full and for more as it drains.
+    assert calibrated_scale(23) == pytest.approx(3.0 + 0.6 * 23)
+    assert calibrated_scale(0) == pytest.approx(3.0)
+    assert calibrated_scale(-2) == pytest.approx(3.0)     # the reserve: no smaller than at 0
+    g = mv.new_game(players=2, seed=4)
+    auto, fixed = ISMCTS(seed=1, think=0, iterations=1), ISMCTS(seed=1, think=0, iterations=1, scale=3)
+    assert auto.scale is None and fixed.scale == 3.0
+    for bot in (auto, fixed):     # seat 0 is 5 VP ahead in position value
+        bot.evaluator.position_value = lambda obs, seat, relative=True: 5.0 if seat == 0 else 0.0
+    scores = {}
+    for pool in (23, 1):
+        g.state.vp_pool = pool
+        scores[pool] = auto._score(g)
+        assert sum(scores[pool]) == pytest.approx(1.0)
+        assert fixed._score(g)[0] == pytest.approx(1 / (1 + math.exp(-5 / 3)))
+    assert scores[23][0] == pytest.approx(1 / (1 + math.exp(-5 / calibrated_scale(23))))
+    assert 0.5 < scores[23][0] < scores[1][0]      # the same lead is worth more near the end
+    for bad in ("big", 0, -1.5):
+        with pytest.raises(ValueError, match="scale"):
+            ISMCTS(think=0, iterations=1, scale=bad)
 
 
 def _reorder_hidden(game: mv.Game, seat: int, rnd: _pyrandom.Random) -> mv.Game:
