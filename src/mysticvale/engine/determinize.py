@@ -8,6 +8,7 @@ caller's random stream, so a search never peeks at the real order.
 
 from __future__ import annotations
 
+from .leaders import resample_hidden_leaders
 from .rng import Rng
 from .state import State
 
@@ -33,7 +34,6 @@ def determinize(st: State, viewer: int, rng: Rng, stream: str = "determinize") -
         out.vale_decks[level].sort()
         rng.shuffle(stream, out.vale_decks[level])
     # Leaders an opponent keeps unseen are hidden too (file 003): resample them.
-    from .leaders import resample_hidden_leaders
     resample_hidden_leaders(out, viewer, rng, stream)
     # The sampled world must not share the real game's future: give it a new seed.
     out.rng = Rng(rng.below(stream, 2**62))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .actions import Action
 from .card_types import Ability
-from .registry import DECISIONS, EFFECTS, STEPS, decision, step
+from .registry import DECISIONS, EFFECTS, HARVEST, STEPS, decision, step
 from .state import State, Step, Turn
 from .zones import (
     ask, card_name, discard_card, log, net_decay, reveal, schedule, stats,
@@ -376,8 +376,7 @@ def legal_for_phase(st: State) -> list[Action]:
         return DECISIONS[pd.kind].legal(st, pd)
     if st.turn.phase == "planting":
         return planting_legal(st)
-    from .harvest import harvest_legal
-    return harvest_legal(st)
+    return HARVEST["legal"](st)
 
 
 class _NoMemo(dict):
@@ -408,8 +407,7 @@ def apply(st: State, action: Action) -> None:
         elif st.turn.phase == "planting":
             apply_planting(st, action)
         else:
-            from .harvest import apply_harvest
-            apply_harvest(st, action, known)
+            HARVEST["apply"](st, action, known)
         run(st)
     finally:
         st.memo = {}

@@ -10,7 +10,9 @@ from __future__ import annotations
 from .actions import Action
 from .card_types import SLOTS, SPIRITS, SYMBOLS
 from .flow import ability_of, ability_ref, card_abilities
-from .registry import step
+from . import leaders as _leaders   # leaders.py loads this module while it registers itself
+from .effects.base import usable
+from .registry import HARVEST, step
 from .state import Purchase, State, Step
 from .zones import card_name, field_sum, field_totals, gain_curse, gain_vp, log, schedule, stats
 
@@ -306,7 +308,6 @@ def harvest_abilities(st: State, p: int) -> list[tuple[str, dict, bool]]:
 
 
 def _usable(st: State, data: dict) -> bool:
-    from .effects import usable
     return usable(st, st.turn.player, ability_of(st, data), data)
 
 
@@ -329,8 +330,7 @@ def harvest_legal(st: State) -> list[Action]:
             out.append(Action("buy", (market,) if target is None else (market, "on", f"#{target}")))
     if st.ruleset.spirit_trade and spare_spirits(st) >= SPIRIT_TRADE:
         out.append(Action("trade"))
-    from .leaders import upgrade_actions
-    out.extend(upgrade_actions(st))       # leaders (file 003)
+    out.extend(_leaders.upgrade_actions(st))       # leaders (file 003)
     out.append(Action("finish"))
     return out
 
@@ -367,10 +367,13 @@ def apply_harvest(st: State, action: Action, known: dict | None = None) -> None:
         t.spirit_spent[3] += SPIRIT_TRADE
         gain_vp(st, p, 1, from_reserve=True, why="3 spirit symbols traded")
     elif verb == "upgrade":
-        from .leaders import apply_upgrade
-        apply_upgrade(st, p, int(action.args[0][1:]))
+        _leaders.apply_upgrade(st, p, int(action.args[0][1:]))
     elif verb == "finish":
         finish_harvest(st, p)
+
+
+HARVEST["legal"] = harvest_legal
+HARVEST["apply"] = apply_harvest
 
 
 def finish_harvest(st: State, p: int) -> None:

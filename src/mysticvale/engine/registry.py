@@ -4,7 +4,9 @@
 * ``DECISIONS``: kinds of pending decision, each with the functions that list its legal
   actions and apply one;
 * ``EFFECTS``: the ability vocabulary the card data may use (with parameter types), and
-  for each effect the function that resolves it.
+  for each effect the function that resolves it;
+* ``HARVEST``: the Harvest's legal actions and the function applying one (``harvest.py``
+  registers them; the flow of the turn, which it imports, calls them through here).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class EffectSpec:
 STEPS: dict[str, StepFn] = {}
 DECISIONS: dict[str, Decision] = {}
 EFFECTS: dict[str, EffectSpec] = {}
+HARVEST: dict[str, Callable[..., Any]] = {}
 
 
 def step(kind: str) -> Callable[[StepFn], StepFn]:

@@ -17,7 +17,7 @@ from .rulesets import RuleSet
 PHASES = ("planting", "harvest", "discard", "prep", "over")
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     """Everything one seat owns."""
 
@@ -57,7 +57,7 @@ class Player:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Purchase:
     """An advancement bought this turn and not yet sleeved."""
 
@@ -65,7 +65,7 @@ class Purchase:
     target: int | None = None     # the card the buyer declared (Earthchant Chorus)
 
 
-@dataclass
+@dataclass(slots=True)
 class Turn:
     """What the active player has done this turn."""
 
@@ -97,7 +97,7 @@ class Turn:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """A piece of rules work waiting to run (the engine's to-do list)."""
 
@@ -106,7 +106,7 @@ class Step:
     data: dict[str, Any] = _f(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Pending:
     """A decision someone must take before the game can go on."""
 
@@ -117,7 +117,7 @@ class Pending:
     private: list[int] = _f(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     """A record of something that happened, for logs and presentation layers."""
 
@@ -130,7 +130,7 @@ class Event:
     data: dict[str, Any] = _f(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class State:
     """A whole game."""
 
