@@ -11,6 +11,8 @@ import hook that falls back to the source when
 * the source is newer than its compiled module (it was edited and not rebuilt), so a stale
   build never runs code that no longer matches the source.
 
+A compiled module whose source is gone is refused with an ImportError that says so.
+
 Compiled and pure builds play identically (``tests/engine/test_compiled.py`` replays seeded
 games in both).
 """
@@ -85,7 +87,10 @@ class _SourceWhenStale(importlib.abc.MetaPathFinder):
             if not ext.exists():
                 continue
             if not source.exists():
-                return None
+                # A module whose source is gone (removed or renamed) must not live on.
+                raise ImportError(f"{ext} is a compiled module without its source {source.name}; "
+                                  "remove it (make clean, or scripts/compile.py --clean)",
+                                  name=fullname, path=str(ext))
             if pure_requested() or source.stat().st_mtime > ext.stat().st_mtime:
                 return importlib.util.spec_from_file_location(fullname, source)
             return None

@@ -47,6 +47,14 @@ def test_a_fresh_build_is_left_to_the_normal_import(tmp_path, monkeypatch):
     assert finder.find_spec("mysticvale.plain", [str(tmp_path)]) is None
 
 
+def test_a_compiled_module_without_its_source_is_refused(tmp_path, monkeypatch):
+    monkeypatch.delenv("MYSTICVALE_PURE", raising=False)
+    source, _ = _module_pair(tmp_path, stale=False)
+    source.unlink()
+    with pytest.raises(ImportError, match="without its source hotmod.py"):
+        _compiled._SourceWhenStale().find_spec("mysticvale.hotmod", [str(tmp_path)])
+
+
 @pytest.mark.parametrize("value, pure", [("1", True), ("yes", True), ("0", False), ("", False)])
 def test_mysticvale_pure_asks_for_the_sources(tmp_path, monkeypatch, value, pure):
     monkeypatch.setenv("MYSTICVALE_PURE", value)

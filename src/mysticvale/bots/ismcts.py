@@ -13,7 +13,8 @@ iteration
 4. plays on with a cheap rollout policy (the greedy bot's rules, without its lookahead)
    until ``horizon`` turns have ended or the game is over, and
 5. scores the position for every seat with the greedy bot's value function (a logistic
-   of each seat's value against the others'; a finished game scores 1 / 0 / shared),
+   of each seat's value against the others', on a scale calibrated to how much such a
+   lead wins with the VP pool left; a finished game scores 1 / 0 / shared),
    and backs the score up the path, each node taking the score of the seat that chose it.
 
 Forced moves (a single legal action) are played without a tree node.  The greedy rules'
@@ -57,11 +58,11 @@ class ISMCTS:
     ``iterations`` (default None = until the time is up; at least one of the two must
     bound the search), ``horizon`` (turns ended before scoring; default 3: in a
     two-player game, the end of the searching seat's *next* turn, so the on-deck card and
-    deck it leaves itself count; 1 = the end of the current turn), ``c`` (UCB exploration constant), ``scale`` (the VP difference
-    that moves the score by about a quarter: a number, or ``"auto"``, the default, for the
-    calibrated scale below), ``prior`` (progressive-bias bonus of the greedy
-    rules' choice), ``margin`` (the most visited move replaces the greedy choice only with
-    ``margin`` times its visits).
+    deck it leaves itself count; 1 = the end of the current turn), ``c`` (UCB exploration
+    constant), ``scale`` (the VP difference that moves the score from 1/2 to about 3/4: a
+    number, or ``"auto"``, the default, for :func:`calibrated_scale`), ``prior``
+    (progressive-bias bonus of the greedy rules' choice), ``margin`` (the most visited move
+    replaces the greedy choice only with ``margin`` times its visits).
     """
 
     name = "ismcts"

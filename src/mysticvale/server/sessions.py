@@ -29,6 +29,7 @@ from ..bots import SeatView, bot_names, make_bot
 from ..engine.actions import Action
 from ..engine.game import Game, new_game
 from ..errors import IllegalActionError, InvalidActionError, SaveError
+from ..runtime import settle
 from . import security
 from .storage import SNAPSHOT_EVERY, Record, Storage, StorageError, StoredGame, Summary
 
@@ -555,8 +556,10 @@ class SessionManager:
         """A searching bot's move, computed in a worker process (started on first use)."""
         with self._lock:
             if self._processes is None:
+                # Each worker settles first: the catalogue frozen out of the collector's way.
                 self._processes = ProcessPoolExecutor(
-                    max_workers=self._bot_workers, mp_context=multiprocessing.get_context("spawn"))
+                    max_workers=self._bot_workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=settle)
             procs = self._processes
         return procs.submit(think_in_process, game_json, seat, spec, seed).result()
 
