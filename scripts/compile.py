@@ -1,10 +1,10 @@
-"""Compile the engine's and the bots' hot modules with Cython, in place (``make`` runs this).
+"""Compile the hot modules of the engine and the bots with Cython (``make`` runs this).
 
     .venv/bin/python scripts/compile.py          # build what changed
     .venv/bin/python scripts/compile.py --clean  # remove every compiled module
 
 The sources stay the game: the compiled modules are the same Python, compiled as it is
-(annotations are not turned into C types), about 1.4x faster.  The list of modules is
+(annotations are not turned into C types), about 1.5x faster.  The list of modules is
 ``mysticvale._compiled.COMPILED``.  Generated C goes to ``build/cython``, the built modules
 to ``build/lib``, from where each changed one is moved next to its source.
 

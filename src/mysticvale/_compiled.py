@@ -13,7 +13,7 @@ import hook that falls back to the source when
 
 A compiled module whose source is gone is refused with an ImportError that says so.
 
-Compiled and pure builds play identically (``tests/engine/test_compiled.py`` replays seeded
+Compiled and pure builds play identically (``tests/engine/test_compiled_build.py`` replays seeded
 games in both).
 """
 
