@@ -42,7 +42,7 @@ def _missing_tools() -> list[str]:
 def clean() -> int:
     removed = 0
     for source in _compiled.compiled_sources():
-        ext = source.with_name(source.stem + _compiled.EXT_SUFFIX)
+        ext = _compiled.extension_for(source)
         if ext.exists():
             ext.unlink()
             removed += 1
@@ -105,7 +105,7 @@ def _place(built: Path, name: str) -> bool:
     game (a server, a test run) that loaded the old module keeps its own copy intact.
     """
     source = ROOT / "src" / Path(*name.split(".")).with_suffix(".py")
-    target = source.with_name(source.stem + _compiled.EXT_SUFFIX)
+    target = _compiled.extension_for(source)
     data = built.read_bytes()
     fresh = target.exists() and target.stat().st_mtime >= source.stat().st_mtime
     if fresh and target.read_bytes() == data:

@@ -52,7 +52,8 @@ def pure_requested() -> bool:
     return os.environ.get("MYSTICVALE_PURE", "") not in ("", "0")
 
 
-def _extension_for(source: Path) -> Path:
+def extension_for(source: Path) -> Path:
+    """Where the compiled module of a source file lives: next to it."""
     return source.with_name(source.stem + EXT_SUFFIX)
 
 
@@ -83,7 +84,7 @@ class _SourceWhenStale(importlib.abc.MetaPathFinder):
         leaf = fullname.rpartition(".")[2]
         for folder in path:
             source = Path(folder) / f"{leaf}.py"
-            ext = _extension_for(source)
+            ext = extension_for(source)
             if not ext.exists():
                 continue
             if not source.exists():

@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 
 
-def settle(*, sets: tuple[str, ...] = ("base",)) -> int:
+def settle(sets: tuple[str, ...] = ("base",)) -> int:
     """Load the catalogue of ``sets``, collect once and freeze what is alive.
 
     Returns how many objects the collector now leaves alone.  Safe to call again (each

@@ -122,10 +122,6 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
     }
 
 
-def _settle_worker(sets: tuple[str, ...]) -> None:
-    settle(sets=sets)
-
-
 def _play_chunk(args: tuple) -> list[dict[str, Any]]:
     specs, seed, indices, players, sets, ruleset, think, max_rounds = args
     return [play_game(specs, seed, i, players, sets, ruleset, think, max_rounds) for i in indices]
@@ -181,7 +177,7 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
         chunk = max(1, min(8, games // (jobs * 8) or 1))
         tasks = [(specs, seed, list(range(a, min(games, a + chunk))), players, sets, ruleset, think,
                   max_rounds) for a in range(0, games, chunk)]
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_settle_worker,
+        with ProcessPoolExecutor(max_workers=jobs, initializer=settle,
                                  initargs=(sets,)) as pool:
             futures = [pool.submit(_play_chunk, t) for t in tasks]
             for f in as_completed(futures):
