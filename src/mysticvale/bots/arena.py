@@ -18,8 +18,8 @@ colon: ``ismcts:iterations=200:think=0``.  When the same bot plays two seats, it
 are labelled ``greedy#1``, ``greedy#2`` so their results stay apart.
 
 Each process that plays games first settles its memory (:func:`mysticvale.runtime.settle`:
-the catalogue is frozen out of the garbage collector's way), which makes games about a
-sixth faster and changes no result.
+the catalogue is frozen out of the garbage collector's way), which made greedy games 10-15%
+faster in our measurements (``benchmarks/README.md``) and changes no result.
 """
 
 from __future__ import annotations
