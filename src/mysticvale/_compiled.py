@@ -33,6 +33,7 @@ COMPILED = (
     "bots/base.py",
     "bots/greedy.py",
     "bots/ismcts.py",
+    "bots/value_model.py",
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parent

@@ -161,7 +161,8 @@ def test_ismcts_value_scale_is_calibrated_to_the_vp_pool_unless_fixed():
     assert calibrated_scale(0) == pytest.approx(3.0)
     assert calibrated_scale(-2) == pytest.approx(3.0)     # the reserve: no smaller than at 0
     g = mv.new_game(players=2, seed=4)
-    auto, fixed = ISMCTS(seed=1, think=0, iterations=1), ISMCTS(seed=1, think=0, iterations=1, scale=3)
+    auto = ISMCTS(seed=1, think=0, iterations=1, value="greedy")
+    fixed = ISMCTS(seed=1, think=0, iterations=1, scale=3, value="greedy")
     assert auto.scale is None and fixed.scale == 3.0
     for bot in (auto, fixed):     # seat 0 is 5 VP ahead in position value
         bot.evaluator.position_value = lambda obs, seat, relative=True: 5.0 if seat == 0 else 0.0

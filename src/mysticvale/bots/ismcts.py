@@ -12,13 +12,15 @@ iteration
 3. adds one new node,
 4. plays on with a cheap rollout policy (the greedy bot's rules, without its lookahead)
    until ``horizon`` turns have ended or the game is over, and
-5. scores the position for every seat with the greedy bot's value function (a logistic
-   of each seat's value against the others', on a scale calibrated to how much such a
-   lead wins with the VP pool left; a finished game scores 1 / 0 / shared),
+5. scores the position for every seat with its chance of winning under the fitted value
+   model (``value_model.ValueModel``: weights fitted to who won 2 000 greedy games; a
+   finished game scores 1 / 0 / shared), or with ``value="greedy"`` a logistic of the
+   greedy bot's hand-set position value on a scale calibrated to the VP pool left,
    and backs the score up the path, each node taking the score of the seat that chose it.
 
 Forced moves (a single legal action) are played without a tree node.  The greedy rules'
-choice at each node gets a progressive-bias bonus, and the move played is the most visited
+choice at each node (at the root the full greedy bot's, deeper the rollout rules') gets a
+progressive-bias bonus, and the move played is the most visited
 child of the root unless that is not clearly (``margin`` times) more visited than the
 greedy choice.
 
@@ -37,6 +39,7 @@ from ..engine.actions import Action
 from ..engine.rng import Rng
 from .base import SeatView
 from .greedy import Greedy
+from .value_model import ValueModel
 
 
 class _Node:
@@ -52,15 +55,17 @@ class _Node:
 
 
 class ISMCTS:
-    """SO-ISMCTS with a greedy rollout and value cut-off.
+    """SO-ISMCTS with a greedy rollout and a fitted value cut-off.
 
     Options: ``think`` seconds per decision (default 0.5; 0 = no time limit),
     ``iterations`` (default None = until the time is up; at least one of the two must
     bound the search), ``horizon`` (turns ended before scoring; default 3: in a
     two-player game, the end of the searching seat's *next* turn, so the on-deck card and
     deck it leaves itself count; 1 = the end of the current turn), ``c`` (UCB exploration
-    constant), ``scale`` (the VP difference that moves the score from 1/2 to about 3/4: a
-    number, or ``"auto"``, the default, for :func:`calibrated_scale`), ``prior``
+    constant), ``value`` (``"model"``, the default: the fitted value model; ``"greedy"``:
+    the greedy bot's position value), ``scale`` (with ``value="greedy"`` only: the VP
+    difference that moves the score from 1/2 to about 3/4: a number, or ``"auto"``, the
+    default, for :func:`calibrated_scale`), ``prior``
     (progressive-bias bonus of the greedy rules' choice), ``margin`` (the most visited move
     replaces the greedy choice only with ``margin`` times its visits).
     """
@@ -69,7 +74,7 @@ class ISMCTS:
 
     def __init__(self, seed: int = 0, think: float = 0.5, iterations: int | None = None,
                  horizon: int = 3, c: float = 0.5, scale: float | str = "auto", prior: float = 0.3,
-                 margin: float = 1.5) -> None:
+                 margin: float = 1.5, value: str = "model") -> None:
         if think is None:
             think = 0.0
         if think < 0:
@@ -96,6 +101,9 @@ class ISMCTS:
                 raise ValueError(f"scale must be more than 0 VP, not {scale!r}")
         self.prior = float(prior)
         self.margin = float(margin)
+        if value not in ("model", "greedy"):
+            raise ValueError(f"value must be 'model' or 'greedy', not {value!r}")
+        self.value = value
         # The rollout policy: greedy rules only (no determinized lookahead), one reveal deep.
         self.rollout = Greedy(seed=seed, depth=1, samples=1)
         self.rollout._in_lookahead = True
@@ -103,6 +111,7 @@ class ISMCTS:
         # as seen in the commons), which the value function uses for sleeved abilities.
         self.evaluator = Greedy(seed=seed)
         self.evaluator._copies = self.rollout._copies
+        self.model = ValueModel(self.evaluator)
         #: Statistics of the last decision (iterations, seconds, root visits by action).
         self.last: dict[str, Any] = {}
 
@@ -118,6 +127,10 @@ class ISMCTS:
         self.rollout._remember(obs)
         stop_turn = obs["turn_number"] + self.horizon
         root = _Node(None)
+        # The root's preferred move comes from the full greedy rules (two reveals deep, with
+        # their determinized lookahead for ability choices), the opponent's own strength;
+        # deeper nodes use the cheap rollout rules.
+        root.pref = str(self.evaluator.choose(view, obs, legal))
         start = time.perf_counter()
         deadline = start + self.think if self.think else None
         n = 0
@@ -220,6 +233,8 @@ class ISMCTS:
 
     def _score(self, g) -> list[float]:
         """Each seat's score in [0, 1]."""
+        if self.value == "model":
+            return self.model.win_chances(g)
         n = g.players
         if g.is_over():
             w = g.winners()

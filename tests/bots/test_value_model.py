@@ -1,0 +1,86 @@
+"""The fitted value model that scores ISMCTS leaves: its features, its win chances."""
+
+from __future__ import annotations
+
+import pytest
+
+import mysticvale as mv
+from mysticvale.bots import SeatView
+from mysticvale.bots.greedy import Greedy
+from mysticvale.bots.ismcts import ISMCTS
+from mysticvale.bots.value_model import FEATURES, WEIGHTS, ValueModel
+
+from .conftest import play
+
+
+def _midgame(seed: int = 3, turns: int = 8) -> mv.Game:
+    g = mv.new_game(players=2, seed=seed)
+    bots = [Greedy(seed=1), Greedy(seed=2)]
+    while g.state.turn_number < turns:
+        p = g.current_player
+        g.apply_action(bots[p].act(SeatView(g, p)))
+    return g
+
+
+def test_features_are_named_and_points_are_the_unit():
+    g = _midgame()
+    model = ValueModel(Greedy(seed=0))
+    f = model.seat_features(g.observe(0), 0)
+    assert len(f) == len(FEATURES) == len(WEIGHTS) + 1
+    me = g.state.players[0]
+    vales = g.observe(0)["players"][0]["vales"]
+    assert f[0] == me.vp_tokens - me.curse_tokens + sum(v["end_vp"] - v.get("neg_vp", 0) for v in vales)
+    # A strength is points plus the weighted rest: one more VP token is one more VP.
+    before = model.strength(g.observe(0), 0)
+    g.state.players[0].vp_tokens += 1
+    assert model.strength(g.observe(0), 0) == pytest.approx(before + 1.0)
+
+
+def test_win_chances_favour_the_seat_ahead_and_sharpen_as_the_pool_drains():
+    g = _midgame()
+    model = ValueModel(Greedy(seed=0))
+    even = model.win_chances(g)
+    assert sum(even) == pytest.approx(1.0)
+    g.state.players[0].vp_tokens += 6
+    ahead = model.win_chances(g)
+    assert ahead[0] > even[0] and ahead[1] < even[1]
+    g.state.vp_pool = 1
+    late = model.win_chances(g)
+    assert late[0] > ahead[0]          # the same lead is worth more near the end
+    with pytest.raises(ValueError, match="weights"):
+        ValueModel(Greedy(), weights=(1.0,))
+
+
+def test_decay_lowers_a_seats_strength_while_rounds_remain():
+    # The fit's clearest lesson: decay symbols cost far more than the greedy bot's weight
+    # says, since every one of them shortens every future turn.
+    assert WEIGHTS[FEATURES.index("R*decay") - 1] < 0
+    assert WEIGHTS[FEATURES.index("R*spirit") - 1] > 0
+
+
+def test_a_finished_game_scores_its_result():
+    g = mv.new_game(players=2, seed=9)
+    play(g, [Greedy(seed=1), Greedy(seed=2)])
+    chances = ValueModel(Greedy()).win_chances(g)
+    winners = g.winners()
+    assert chances == [1.0 / len(winners) if p in winners else 0.0 for p in range(2)]
+
+
+def test_ismcts_scores_leaves_with_the_model_unless_asked_for_greedy():
+    g = _midgame()
+    model_bot = ISMCTS(seed=1, think=0, iterations=1)
+    greedy_bot = ISMCTS(seed=1, think=0, iterations=1, value="greedy")
+    assert model_bot._score(g) == pytest.approx(model_bot.model.win_chances(g))
+    greedy_bot.model.win_chances = None      # must not be used
+    assert sum(greedy_bot._score(g)) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="value"):
+        ISMCTS(think=0, iterations=1, value="oracle")
+
+
+def test_strength_is_the_weighted_sum_of_the_features():
+    g = _midgame(seed=5, turns=12)
+    model = ValueModel(Greedy(seed=0))
+    for seat in (0, 1):
+        obs = g.observe(seat)
+        f = model.seat_features(obs, seat)
+        assert model.strength(obs, seat) == pytest.approx(f[0] + sum(w * x for w, x in zip(WEIGHTS, f[1:])))
