@@ -84,3 +84,19 @@ def test_strength_is_the_weighted_sum_of_the_features():
         obs = g.observe(seat)
         f = model.seat_features(obs, seat)
         assert model.strength(obs, seat) == pytest.approx(f[0] + sum(w * x for w, x in zip(WEIGHTS, f[1:])))
+
+
+def test_ismcts_root_prefers_the_full_greedy_choice():
+    # With one iteration the search only tries the root's preferred move, which is the full
+    # greedy bot's (two reveals deep, with its lookahead), not the cheap rollout rules'.
+    g = mv.new_game(players=2, seed=6)
+    bots = [Greedy(seed=1), Greedy(seed=2)]
+    checked = 0
+    while not g.is_over() and checked < 25:
+        p = g.current_player
+        if len(g.legal_actions()) > 1:
+            view = SeatView(g, p)
+            assert ISMCTS(seed=11, think=0, iterations=1).act(view) == Greedy(seed=11).act(view)
+            checked += 1
+        g.apply_action(bots[p].act(SeatView(g, p)))
+    assert checked == 25
