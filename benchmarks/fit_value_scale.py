@@ -2,12 +2,13 @@
 
     .venv/bin/python benchmarks/fit_value_scale.py --games 600 --seed 11
 
-ISMCTS scores a position it stops at with a logistic of the difference between the seats'
-position values (the greedy bot's estimate in VP): ``1 / (1 + exp(-d / scale))``.  This
-plays greedy-vs-greedy two-player base games, records ``d`` (the seat to act minus the
-other) and the VP pool at the start of every turn, and who won; then it fits
-``scale = a + b * vp_pool`` by maximum likelihood (a grid search), and prints the fit, the
-log-loss of a few fixed scales for comparison, and a table of fitted scales by pool.
+With ``value="greedy"``, ISMCTS scores a position it stops at with a logistic of the
+difference between the seats' position values (the greedy bot's estimate in VP):
+``1 / (1 + exp(-d / scale))``.  This plays greedy-vs-greedy two-player base games, records
+``d`` (seat 0 minus seat 1) and the VP pool at the first decision of every turn, and who
+won; then it fits ``scale = a + b * vp_pool`` by maximum likelihood (a grid search), and
+prints the fit, the log-loss of a few fixed scales for comparison, and a table of fitted
+scales by pool.
 The fitted ``a`` and ``b`` are ``SCALE_BASE`` and ``SCALE_PER_VP`` in
 ``mysticvale.bots.ismcts``.
 """
@@ -22,32 +23,12 @@ import numpy as np
 
 
 def collect(games: int, seed: int):
-    """Arrays: value difference for the seat to act, VP pool, that seat's share of the win."""
-    import mysticvale as mv
-    from mysticvale.bots import SeatView, make_bot
-    from mysticvale.bots.arena import game_seed
-    from mysticvale.bots.greedy import Greedy
+    """Arrays: greedy value difference (seat 0 - seat 1), VP pool, seat 0's share of the win,
+    at the first decision of every turn (the positions of ``fit_value_model.collect``)."""
+    from fit_value_model import collect as collect_positions
 
-    evaluator = Greedy(seed=0)
-    rows = []
-    for i in range(games):
-        gs = game_seed(seed, i)
-        g = mv.new_game(players=2, seed=gs)
-        bots = [make_bot("greedy", seed=gs + 1), make_bot("greedy", seed=gs + 2)]
-        seen_turn = -1
-        game_rows = []
-        while not g.is_over():
-            p = g.current_player
-            if g.state.turn_number != seen_turn:
-                seen_turn = g.state.turn_number
-                evaluator._remember(g.observe(p))
-                v = [evaluator.position_value(g.observe(q), q, relative=False) for q in (0, 1)]
-                game_rows.append((p, v[p] - v[1 - p], g.state.vp_pool))
-            g.apply_action(bots[p].act(SeatView(g, p)))
-        winners = g.winners()
-        for p, d, pool in game_rows:
-            rows.append((d, pool, 1.0 / len(winners) if p in winners else 0.0))
-    return tuple(np.array(col, dtype=float) for col in zip(*rows))
+    _, _, pool, y, gdiff, _, _ = collect_positions(games, seed)
+    return gdiff, pool, y
 
 
 def log_loss(rows, a: float, b: float) -> float:
