@@ -10,7 +10,7 @@ from mysticvale.bots.greedy import Greedy
 from mysticvale.bots.ismcts import ISMCTS
 from mysticvale.bots.value_model import FEATURES, WEIGHTS, ValueModel
 
-from .conftest import play
+from .conftest import play, sets_available
 
 
 def _midgame(seed: int = 3, turns: int = 8) -> mv.Game:
@@ -100,3 +100,21 @@ def test_ismcts_root_prefers_the_full_greedy_choice():
             checked += 1
         g.apply_action(bots[p].act(SeatView(g, p)))
     assert checked == 25
+
+
+@pytest.mark.skipif(not sets_available("base", "vale_of_magic", "twilight_garden"), reason="sets not ready")
+def test_ismcts_with_the_model_plays_expansions_and_more_seats_legally():
+    # The expansions bring what base games never show the fit (vales with abilities, curses,
+    # leaders); the model still scores every leaf, and with three seats each seat is scored
+    # against the strongest other.
+    g = mv.new_game(players=3, seed=3, sets=("base", "vale_of_magic", "twilight_garden"))
+    bots = [ISMCTS(seed=1, think=0, iterations=8), Greedy(seed=2), Greedy(seed=3)]
+    while g.state.turn_number < 12:
+        p = g.current_player
+        g.apply_action(bots[p].act(SeatView(g, p)))
+    mid = ValueModel(Greedy()).win_chances(g)
+    assert all(0.0 < c < 1.0 for c in mid)
+    play(g, bots)
+    assert g.is_over()
+    chances = ValueModel(Greedy()).win_chances(g)
+    assert chances == [1.0 / len(g.winners()) if p in g.winners() else 0.0 for p in range(3)]
