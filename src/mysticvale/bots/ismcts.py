@@ -20,9 +20,8 @@ iteration
 
 Forced moves (a single legal action) are played without a tree node.  The greedy rules'
 choice at each node (at the root the full greedy bot's, deeper the rollout rules') gets a
-progressive-bias bonus, and the move played is the most visited
-child of the root unless that is not clearly (``margin`` times) more visited than the
-greedy choice.
+progressive-bias bonus, and the move played is the most visited child of the root unless
+that is not clearly (``margin`` times) more visited than the greedy choice.
 
 Budget: ``iterations`` and/or ``think`` (seconds per decision).  With an iteration budget
 alone the bot is deterministic for a seed; a time budget makes the number of iterations,
@@ -127,11 +126,11 @@ class ISMCTS:
         self.rollout._remember(obs)
         stop_turn = obs["turn_number"] + self.horizon
         root = _Node(None)
+        start = time.perf_counter()     # the think budget covers the whole decision
         # The root's preferred move comes from the full greedy rules (two reveals deep, with
         # their determinized lookahead for ability choices), the opponent's own strength;
         # deeper nodes use the cheap rollout rules.
         root.pref = str(self.evaluator.choose(view, obs, legal))
-        start = time.perf_counter()
         deadline = start + self.think if self.think else None
         n = 0
         while True:
