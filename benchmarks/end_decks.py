@@ -22,7 +22,7 @@ def end_deck(i: int, iterations: int) -> dict[str, tuple[int, int]]:
     settle()
     import mysticvale as mv
     from mysticvale.bots import SeatView, make_bot
-    from mysticvale.bots.greedy import card_info
+    from mysticvale.bots.greedy import card_info, owned_cards
 
     g = mv.new_game(players=2, seed=1000 + i)
     names = ["ismcts", "greedy"] if i % 2 == 0 else ["greedy", "ismcts"]
@@ -34,9 +34,7 @@ def end_deck(i: int, iterations: int) -> dict[str, tuple[int, int]]:
     out = {}
     for p, name in enumerate(names):
         me = g.observe(p)["players"][p]
-        cards = list(me["deck"]) + list(me["discard"]) + list(me["field"])
-        if me["on_deck"] is not None:
-            cards.append(me["on_deck"])
+        cards = owned_cards(me)
         out[name] = (sum(card_info(c).nd for c in cards), sum(len(c.get("advancements", ())) for c in cards))
     return out
 

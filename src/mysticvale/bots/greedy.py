@@ -365,25 +365,18 @@ class Greedy:
         me = obs["players"][seat]
         v = float(me["vp_tokens"] - me["curse_tokens"])
         v += sum(self.vale_value(x) for x in me["vales"])
-        cards = list(me.get("deck", [])) + list(me.get("discard", [])) + list(me["field"])
-        if me["on_deck"] is not None:
-            cards.append(me["on_deck"])
-        v += sum(self.card_value(c, obs) for c in cards)
+        v += sum(self.card_value(c, obs) for c in owned_cards(me))
         if me.get("mana_token_active"):
             v += TOKEN_VP
         t = obs["turn"]
-        if t.get("player") == seat and obs["phase"] == "harvest" and "mana" in t:
-            free = self._free_spirits(obs)
-            v += self.buy_table(obs, 2 - t["advancement_buys"])[max(0, min(t["mana"], 40))]
-            v += self.vale_plan_value(obs, free, t["vale_limit"] - t["vale_buys"])
-        if t.get("player") == seat and obs["phase"] == "planting":
+        on_move = t.get("player") == seat
+        if on_move and obs["phase"] == "harvest" and "mana" in t:
+            v += self.harvest_plan_value(obs)
+        if on_move and obs["phase"] == "planting":
             # The harvest the field would give if the seat passed now.
-            v += self.harvest_value([card_info(c) for c in me["field"]], obs, self.buy_table(obs, 2),
-                                    self._vales(obs))
-        for label in t.get("bought", []) if t.get("player") == seat else []:
-            c = self._copies.get(label)
-            if c is not None:
-                v += self.copy_value(c, obs)
+            v += self.field_value(obs, seat)
+        if on_move:
+            v += self.bought_value(obs)
         if not relative:
             return v
         others = [self._visible_points(p) for i, p in enumerate(obs["players"]) if i != seat]
@@ -392,6 +385,27 @@ class Greedy:
             best_other = max(sc[i]["total"] for i in range(len(sc)) if i != seat)
             return 100.0 * (sc[seat]["total"] - best_other)
         return v - (max(others) if others else 0.0)
+
+    def harvest_plan_value(self, obs: dict) -> float:
+        """In the Harvest, what the seat on move can still get: the best advancement buys
+        its mana and buys left allow, and the best vales its free spirits pay for."""
+        t = obs["turn"]
+        return (self.buy_table(obs, 2 - t["advancement_buys"])[max(0, min(t["mana"], 40))]
+                + self.vale_plan_value(obs, self._free_spirits(obs), t["vale_limit"] - t["vale_buys"]))
+
+    def field_value(self, obs: dict, seat: int) -> float:
+        """The harvest the seat's field gives as it stands (in an observation by that seat)."""
+        return self.harvest_value([card_info(c) for c in obs["players"][seat]["field"]], obs,
+                                  self.buy_table(obs, 2), self._vales(obs))
+
+    def bought_value(self, obs: dict) -> float:
+        """The value of the advancements bought this turn by the seat on move."""
+        v = 0.0
+        for label in obs["turn"].get("bought", ()):
+            c = self._copies.get(label)
+            if c is not None:
+                v += self.copy_value(c, obs)
+        return v
 
     def _visible_points(self, p: dict) -> float:
         v = p["vp_tokens"] - p["curse_tokens"] + sum(self.vale_value(x) for x in p["vales"])
@@ -868,6 +882,15 @@ class Greedy:
         finally:
             self._in_lookahead = False
         return best_a
+
+
+def owned_cards(me: dict) -> list[dict]:
+    """Every card a seat owns, from its entry in its own observation: deck, discard pile,
+    field and on-deck card."""
+    cards = list(me.get("deck", ())) + list(me.get("discard", ())) + list(me["field"])
+    if me["on_deck"] is not None:
+        cards.append(me["on_deck"])
+    return cards
 
 
 def _aggregate(cards: list[CardInfo]) -> tuple:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from .greedy import CURSE_VP, GUARDIAN_VP, Greedy, card_info, rounds_left
+from .greedy import CURSE_VP, GUARDIAN_VP, Greedy, card_info, owned_cards, rounds_left
 
 #: Names of the features of :func:`seat_features`, in order.  ``R`` is the greedy bot's
 #: estimate of the rounds still to play; card sums run over every card the seat owns.
@@ -76,7 +76,7 @@ class ValueModel:
         for x in vales:
             pts += x.get("end_vp", 0) - x.get("neg_vp", 0)
         mana = spirit = wild = vp = decay = other = end = 0.0
-        for c in _cards(me):
+        for c in owned_cards(me):
             t = self._card_terms(c)[1]
             mana += t[0]
             spirit += t[1]
@@ -115,28 +115,16 @@ class ValueModel:
     def harvest(self, obs: dict, seat: int) -> float:
         """What the seat's turn in progress, or its prepared field, promises (VP)."""
         ev = self.ev
-        me = obs["players"][seat]
         t = obs["turn"]
         v = 0.0
         if t.get("player") == seat:
             if obs["phase"] == "harvest" and "mana" in t:
-                v += ev.buy_table(obs, 2 - t["advancement_buys"])[max(0, min(t["mana"], 40))]
-                v += ev.vale_plan_value(obs, ev._free_spirits(obs), t["vale_limit"] - t["vale_buys"])
-                return v + self._bought(obs, t)
-            v += self._bought(obs, t)
-        if obs["phase"] == "end" or obs.get("over"):
+                return ev.harvest_plan_value(obs) + ev.bought_value(obs)
+            v = ev.bought_value(obs)
+        if obs.get("over"):
             return v
         # Planting, or another seat's prepared field: it can harvest at least this much.
-        return v + ev.harvest_value([card_info(c) for c in me["field"]], obs, ev.buy_table(obs, 2),
-                                    ev._vales(obs))
-
-    def _bought(self, obs: dict, t: dict) -> float:
-        v = 0.0
-        for label in t.get("bought", ()):
-            c = self.ev._copies.get(label)
-            if c is not None:
-                v += self.ev.copy_value(c, obs)
-        return v
+        return v + ev.field_value(obs, seat)
 
     # -- strength -------------------------------------------------------------------
     def strength(self, obs: dict, seat: int) -> float:
@@ -151,7 +139,7 @@ class ValueModel:
             if x.get("text"):
                 u += wt[0]
         per_round = fixed = 0.0
-        for c in _cards(me):
+        for c in owned_cards(me):
             hit = self._card_terms(c)
             per_round += hit[2]
             fixed += hit[3]
@@ -177,13 +165,6 @@ class ValueModel:
             d = u[p] + (self.move if p == mover else 0.0) - other
             out.append(1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, d / scale)))))
         return out
-
-
-def _cards(me: dict) -> list[dict]:
-    cards = list(me.get("deck", ())) + list(me.get("discard", ())) + list(me["field"])
-    if me["on_deck"] is not None:
-        cards.append(me["on_deck"])
-    return cards
 
 
 __all__ = ["FEATURES", "ValueModel", "WEIGHTS"]
