@@ -1,6 +1,8 @@
 """Durable storage of games: an append-only record log plus periodic snapshots.
 
-Four tables (SQLAlchemy Core, the same code for SQLite and PostgreSQL):
+Four tables (SQLAlchemy Core, the same code for SQLite and PostgreSQL; created and upgraded by the
+Alembic migrations in ``server/migrations``, see :mod:`mysticvale.server.migrate`; the table objects
+here describe the newest revision for queries):
 
 ``games``      one row per game: its configuration (players, sets, ruleset, leaders, seed), the
                last record number ``seq`` and a public summary (whose turn, phase, round, over,
@@ -33,6 +35,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
+
+from . import migrate
 
 #: A snapshot is written after every this many records.
 SNAPSHOT_EVERY = 32
@@ -156,7 +160,9 @@ class Storage:
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        # The schema comes from the migrations (server/migrations), never from create_all: two
+        # processes starting at once on a fresh database would race to create the tables.
+        migrate.upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
