@@ -4,7 +4,7 @@ replenish the commons and vale rows, and the yucata end-of-game trigger."""
 from __future__ import annotations
 
 from .actions import Action
-from .flow import queue_triggered, trigger_items
+from .flow import begin_phase, queue_triggered, trigger_items
 from .harvest import placement_exists, sleeve_layers
 from .registry import decision, step
 from .state import State, Step
@@ -13,7 +13,7 @@ from .zones import ask, card_name, discard_card, log, schedule
 
 @step("discard_start")
 def _step_discard_start(st: State, s: Step) -> None:
-    st.turn.phase = "discard"
+    begin_phase(st, "discard")
     schedule(st, Step("sleeve_next", s.player), Step("discard_abilities", s.player),
              Step("leader_upgrades", s.player),   # engine/leaders.py (file 003)
              Step("discard_field", s.player), Step("replenish", s.player),

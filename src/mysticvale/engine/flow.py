@@ -122,17 +122,32 @@ def _step_queue(st: State, s: Step) -> None:
 
 
 # -- the turn ----------------------------------------------------------------------
+def begin_phase(st: State, phase: str) -> None:
+    """A phase of the turn begins: the rules work scheduled from now on is that phase's.
+
+    A spoil ends the Planting or Prep phase it interrupts (file 000: "When you Spoil, you
+    immediately skip your Harvest Phase and jump straight to your Discard Phase"), so the
+    spoil drops every step of that phase still waiting (see the "spoil" step); this marks
+    where they begin on the step stack.
+    """
+    st.turn.phase = phase
+    st.turn.phase_floor = len(st.steps)
+
+
 def start_turn(st: State, p: int) -> None:
     st.current = p
     st.turn = Turn(p)
-    log(st, "turn", p, f"Round {st.round}: Player {p + 1}'s turn.")
+    # ``turn`` and ``action`` let checks see that every turn starts once, after an action.
+    log(st, "turn", p, f"Round {st.round}: Player {p + 1}'s turn.", turn=st.turn_number,
+        action=len(st.history))
     if st.players[p].harvest_next:
         # Hectoro's upgraded side was played in Prep: this turn begins with the Harvest
         # (file 003); nothing is played and nothing can spoil.
         st.players[p].harvest_next = False
-        st.turn.phase = "harvest"
+        begin_phase(st, "harvest")
         schedule(st, Step("harvest_start", p))
         return
+    begin_phase(st, "planting")
     # A reveal outside the Planting/Prep phases (Echoing Waterfalls) that would spoil
     # spoils at the start of the next Planting phase (file 003).
     schedule(st, Step("spoil_check", p))
@@ -149,7 +164,7 @@ def apply_planting(st: State, action: Action) -> None:
     p = st.current
     if action.verb == "pass":
         log(st, "pass", p, f"Player {p + 1} passes.")
-        st.turn.phase = "harvest"
+        begin_phase(st, "harvest")
         schedule(st, Step("harvest_start", p))
     else:
         log(st, "push", p, f"Player {p + 1} pushes {card_name(st, st.players[p].on_deck)}.")
@@ -265,6 +280,9 @@ def _step_spoil(st: State, s: Step) -> None:
     """Spoiling skips the Harvest; the mana token turns to its active side (file 000)."""
     p = s.player
     pl = st.players[p]
+    # The spoil ends the phase it interrupts: nothing of that phase's work may run after it
+    # (a Prep phase is begun again from scratch by "prep_restart").
+    del st.steps[st.turn.phase_floor:]
     st.turn.spoiled = True
     log(st, "spoil", p, f"Player {p + 1} spoils with {net_decay(st, p)} decay.")
     pl.mana_token_active = True
@@ -299,7 +317,7 @@ def _step_spoil(st: State, s: Step) -> None:
 @step("prep_start")
 def _step_prep_start(st: State, s: Step) -> None:
     pl = st.players[s.player]
-    st.turn.phase = "prep"
+    begin_phase(st, "prep")
     pl.guards_used = []
     pl.aether_cards = []
     schedule(st, Step("prep_step", s.player))
@@ -316,7 +334,7 @@ def _step_prep_restart(st: State, s: Step) -> None:
             discard_card(st, s.player, c)
     pl.field = kept
     st.turn.kept = []
-    st.turn.phase = "prep"
+    begin_phase(st, "prep")
     schedule(st, Step("prep_step", s.player))
 
 

@@ -64,7 +64,7 @@ def state_to_dict(st: State) -> dict[str, Any]:
             "purchases": [[lab(p.copy), p.target] for p in st.turn.purchases],
             "new_vales": st.turn.new_vales, "new_layers": st.turn.new_layers,
             "used": st.turn.used, "scored": st.turn.scored, "kept": st.turn.kept,
-            "upgrades": st.turn.upgrades,
+            "upgrades": st.turn.upgrades, "phase_floor": st.turn.phase_floor,
         },
         "steps": [[s.kind, s.player, _enc(st, s.data)] for s in st.steps],
         "pending": [[p.kind, p.player, _enc(st, p.data), p.private] for p in st.pending],
@@ -147,6 +147,7 @@ def _from_dict(d: dict) -> State:
         new_vales=list(t["new_vales"]), new_layers=[list(x) for x in t["new_layers"]],
         used=list(t["used"]), scored=list(t["scored"]), kept=list(t["kept"]),
         upgrades=[int(x) for x in t.get("upgrades", [])],
+        phase_floor=int(t.get("phase_floor", 0)),
     )
     return State(
         cat=cat,
@@ -216,5 +217,7 @@ def _check(st: State) -> None:
     for p in st.pending:
         if p.kind not in DECISIONS:
             raise SaveError(f"corrupt saved game: unknown decision {p.kind!r}")
+    if st.turn.phase_floor < 0:
+        raise SaveError("corrupt saved game: the phase's place on the step stack is negative")
     if st.turn.phase not in ("planting", "harvest", "discard", "prep", "over"):
         raise SaveError(f"corrupt saved game: unknown phase {st.turn.phase!r}")

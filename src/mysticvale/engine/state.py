@@ -86,6 +86,9 @@ class Turn:
     scored: list[int] = _f(default_factory=list)      # field cards whose VP were gained
     kept: list[int] = _f(default_factory=list)        # field cards kept for next turn
     upgrades: list[int] = _f(default_factory=list)    # leader cards upgraded this Harvest (file 003)
+    #: Height of the step stack when the current phase began: the steps above it are that
+    #: phase's work, which a spoil ends (flow.begin_phase, flow's "spoil" step).
+    phase_floor: int = 0
 
     def copy(self) -> "Turn":
         return Turn(
@@ -93,7 +96,7 @@ class Turn:
             list(self.spirit_spent), list(self.spirit_bonus), self.vale_buys, self.vale_limit,
             self.adv_buys, [Purchase(p.copy, p.target) for p in self.purchases],
             list(self.new_vales), [list(x) for x in self.new_layers], list(self.used),
-            list(self.scored), list(self.kept), list(self.upgrades),
+            list(self.scored), list(self.kept), list(self.upgrades), self.phase_floor,
         )
 
 
