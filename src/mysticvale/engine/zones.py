@@ -120,6 +120,17 @@ def discard_looked_at(st: State, p: int, card: int) -> None:
         private_to=p, public_text=f"Player {p + 1} discards a card from the top of the deck.")
 
 
+def discard_searched(st: State, p: int, card: int) -> None:
+    """Discard a card found by searching the face-down deck (Cleansing Rain, Lifetap Oracle);
+    other seats learn only that a card was discarded (file 000: "You may not look at any
+    cards in a deck unless an ability allows you to do so", and the ability allows only its
+    owner)."""
+    take_from_deck(st, p, card)
+    discard_card(st, p, card)
+    log(st, "ability", p, f"Player {p + 1} searches the deck and discards {card_name(st, card)}.",
+        private_to=p, public_text=f"Player {p + 1} searches the deck and discards a card.")
+
+
 # -- symbols -----------------------------------------------------------------------
 def card_decay(st: State, p: int, card: int) -> int:
     s = stats(st, card)
