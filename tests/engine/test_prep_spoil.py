@@ -77,3 +77,21 @@ def test_a_game_saved_at_a_decision_inside_prep_resumes_with_the_same_future():
     assert saved.to_json() == sc.game.to_json()
     assert _turn_texts(saved)[-1] == "Round 1: Player 2's turn."
     assert _turn_texts(saved).count("Round 1: Player 2's turn.") == 1
+
+
+def test_a_prep_spoil_discards_every_field_card_without_a_second_discard_phase():
+    # Our reading (docs/rules-decisions.md, base 3): the Discard phase of this turn is over;
+    # the spoil discards the whole field (file 003, Witches of Deephollow: "discard all the
+    # cards in your field, turn your mana token to the active side, then complete a Prep
+    # Phase"), so a Hatchery played in Prep does not keep its card.
+    sc = Scenario(sets=("base", "vale_of_magic"))
+    ids = sc.player(0, field=["Blank"], on_deck="Blank",
+                    deck=["Hatchery", CL, CL, [CL, "Stag"], "Blank", CL, "Blank"], mana_token=True)
+    sc.act("pass", "finish")
+    st = sc.state
+    pl = st.players[0]
+    hatchery = ids["deck"][0]
+    assert [e.kind for e in st.events].count("spoil") == 1 and not st.pending
+    assert hatchery in pl.discard and hatchery not in pl.field
+    assert pl.mana_token_active                      # it was active and stays active (file 000)
+    assert sc.game.current_player == 1

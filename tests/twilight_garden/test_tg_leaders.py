@@ -233,6 +233,29 @@ def test_hectoro_ties_curse_every_tied_opponent_and_one_can_take_both():
 
 
 @exercises("Hectoro")
+def test_hectoro_curses_nobody_for_most_vales_or_net_vp_when_no_opponent_has_any():
+    # File 003: "The opponent (or opponents in the case of a tie) with the most vale cards
+    # gains 2 curse tokens."  With no vale (no net VP token) nobody has the most: nobody is
+    # cursed for it (docs/rules-decisions.md, Twilight Garden 22).
+    sc = scenario(players=3)
+    ids = sc.player(0, field=["Blank"], on_deck=CL, deck=[CL])
+    make_leader(sc, ids["field"][0], "Hectoro")
+    st = sc.state
+    st.players[1].vp_tokens, st.players[1].curse_tokens = 2, 2     # net 0
+    st.players[2].curse_tokens = 1                                # net -1
+    sc.act("pass", f"use {ref(sc, ids['field'][0], 'Hectoro (starting)')}")
+    assert (st.players[1].curse_tokens, st.players[2].curse_tokens) == (2, 1)
+    assert any("finds no opponent to curse" in e["text"] for e in sc.game.log(None))
+    # One vale is "the most vale cards": its owner is cursed, for the vales only.
+    sc2 = scenario(players=3)
+    ids = sc2.player(0, field=["Blank"], on_deck=CL, deck=[CL])
+    make_leader(sc2, ids["field"][0], "Hectoro")
+    sc2.give_vales(2, ["Rotted Weald"])
+    sc2.act("pass", "finish")
+    assert (sc2.state.players[1].curse_tokens, sc2.state.players[2].curse_tokens) == (0, 2)
+
+
+@exercises("Hectoro")
 def test_hectoro_upgraded_in_planting_places_seven_cards_and_goes_to_the_harvest():
     sc = scenario()
     ids = sc.player(0, field=[CL, CL], on_deck="Blank", deck=[CL] * 9)
