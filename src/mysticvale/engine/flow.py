@@ -12,11 +12,12 @@ from .card_types import Ability
 from .registry import DECISIONS, EFFECTS, HARVEST, STEPS, decision, step
 from .state import State, Step, Turn
 from .zones import (
-    ask, card_name, discard_card, log, net_decay, reveal, schedule, stats,
+    ask, card_name, decay_symbols, discard_card, log, net_decay, reveal, schedule, stats,
 )
 
 SPOIL_AT = 4       # decay that spoils (file 000)
 PREP_UNTIL = 3     # Prep reveals until this much decay shows (file 000)
+PREP_STOP_OVER = 2  # German rules: Prep may stop with more than this many decay symbols (file 000)
 
 
 def run(st: State) -> None:
@@ -353,7 +354,39 @@ def _step_prep(st: State, s: Step) -> None:
     if net_decay(st, p) >= PREP_UNTIL or pl.on_deck is None or pl.harvest_next:
         schedule(st, Step("end_turn", p))
         return
+    if st.ruleset.prep_early_stop and decay_symbols(st, p) > PREP_STOP_OVER:
+        # German rules: with more than 2 decay symbols showing the player may stop, though
+        # growth keeps the decay showing below 3 (docs/rules-decisions.md, "Rule sets").
+        ask(st, "prep_stop", p)
+        return
+    prep_play(st, p)
+
+
+def prep_play(st: State, p: int) -> None:
+    """Prep plays the on-deck card into the field and reveals the next, then goes on."""
     schedule(st, *play_on_deck(st, p), Step("spoil_check", p), Step("prep_step", p))
+
+
+def _prep_stop_legal(st: State, pd) -> list[Action]:
+    return [Action("stop"), Action("push")]
+
+
+def _prep_stop_describe(st: State, pd) -> str:
+    return (f"stopping the Prep phase or playing on ({decay_symbols(st, pd.player)} decay symbols, "
+            f"{net_decay(st, pd.player)} after growth)")
+
+
+@decision("prep_stop", _prep_stop_legal, _prep_stop_describe)
+def _prep_stop_apply(st: State, pd, action: Action) -> None:
+    p = pd.player
+    if action.verb == "stop":
+        log(st, "prep_stop", p, f"Player {p + 1} stops the Prep phase with {decay_symbols(st, p)} decay "
+            f"symbols showing.")
+        schedule(st, Step("end_turn", p))
+    else:
+        log(st, "push", p, f"Player {p + 1} goes on with the Prep phase and plays "
+            f"{card_name(st, st.players[p].on_deck)}.")
+        prep_play(st, p)
 
 
 # -- end of turn and of game -------------------------------------------------------

@@ -153,6 +153,15 @@ def net_decay(st: State, p: int) -> int:
     return total
 
 
+def decay_symbols(st: State, p: int) -> int:
+    """Decay symbols showing in the field and on the on-deck card, growth not counted (the
+    German rules' count, file 004: "drei Verfall-Symbole in deinem Feld und auf deiner
+    Deckkarte")."""
+    pl = st.players[p]
+    cards = pl.field if pl.on_deck is None else pl.field + [pl.on_deck]
+    return sum(card_decay(st, p, c) for c in cards)
+
+
 _SYM_INDEX = {name: i for i, name in enumerate(SYMBOLS)}
 
 
