@@ -19,6 +19,13 @@ def test_one_game_checked_deeply_at_every_step():
     play_random_game(2, 11, deep_every=1)
 
 
+def test_games_with_the_finish_turn_option_keep_every_invariant():
+    for players in (2, 3):
+        game = play_random_game(players, 40 + players, deep_every=3, finish_turn=True)
+        assert game.winners()
+        assert any(e.kind == "finish_turn" for e in game.state.events)
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=hs.integers(0, 2**31), players=hs.integers(2, 4),
        picks=hs.lists(hs.integers(0, 10_000), min_size=1, max_size=150))

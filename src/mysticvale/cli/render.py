@@ -537,6 +537,8 @@ def describe_action(action: Action | str, obs: dict[str, Any]) -> str:
     if a.verb == "trade":
         return "trade 3 spare spirit symbols for 1 VP"
     if a.verb == "finish":
+        if (obs.get("pending") or {}).get("kind") == "finish_turn":
+            return "finish your turn (the commons are replenished and your next field is prepared)"
         return "finish your Harvest (then sleeve what you bought and discard your field)"
     if a.verb == "sleeve" and args:
         adv = (obs.get("pending") or {}).get("advancement")

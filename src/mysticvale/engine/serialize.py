@@ -73,6 +73,7 @@ def state_to_dict(st: State) -> dict[str, Any]:
         "winner_override": st.winner_override,
         "extra_turns": st.extra_turns,
         "seen_leaders": st.seen_leaders,
+        "finish_turn": st.finish_turn,
         "events": [[e.kind, e.player, e.text, e.private_to, e.public_text, e.data] for e in st.events],
         "history": st.history,
     }
@@ -185,9 +186,16 @@ def _from_dict(d: dict) -> State:
         winner_override=d["winner_override"],
         extra_turns=list(d["extra_turns"]),
         seen_leaders=[int(x) for x in d.get("seen_leaders", [])],
+        finish_turn=_flag(d.get("finish_turn", False), "finish_turn"),
         events=[Event(k, p, tx, pt, pub, dict(dt)) for k, p, tx, pt, pub, dt in d["events"]],
         history=[str(h) for h in d["history"]],
     )
+
+
+def _flag(value, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise SaveError(f"corrupt saved game: {name!r} must be true or false, not {value!r}")
+    return value
 
 
 def _check(st: State) -> None:

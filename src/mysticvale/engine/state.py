@@ -166,6 +166,10 @@ class State:
     #: Leader cards that have been face up (on deck, in a field, revealed): which leader
     #: they are is public from then on (determinize keeps them; engine/leaders.py).
     seen_leaders: list[int] = _f(default_factory=list)
+    #: Interface option (not a rule): the active player ends each turn with an explicit
+    #: ``finish`` (Finish Turn) after the Discard phase's decisions and before anything
+    #: hidden is revealed, so the last sleeve can still be taken back (engine/discard.py).
+    finish_turn: bool = False
     events: list[Event] = _f(default_factory=list)
     history: list[str] = _f(default_factory=list)   # notation of every action applied
     #: Results derived from this exact state (e.g. the buy options), dropped whenever the
@@ -202,6 +206,7 @@ class State:
             winner_override=list(self.winner_override) if self.winner_override is not None else None,
             extra_turns=list(self.extra_turns),
             seen_leaders=list(self.seen_leaders),
+            finish_turn=self.finish_turn,
             events=list(self.events),
             history=list(self.history),
         )
