@@ -146,9 +146,12 @@ _MARKETS: dict[str, tuple] = {}
 _SOILS: dict[tuple, dict] = {}
 
 
+_DEFAULT_RULES = RULESETS["yucata"]
+
+
 def _rules(obs: dict) -> RuleSet:
     """The rule set the observed game is played with (public: ``obs["ruleset"]``)."""
-    return RULESETS.get(obs.get("ruleset"), RULESETS["yucata"])
+    return RULESETS.get(obs.get("ruleset")) or _DEFAULT_RULES
 
 
 def _trades(obs: dict) -> bool:
