@@ -39,6 +39,7 @@ def check_state(game: mv.Game, *, deep: bool = True) -> None:
     assert t.mana_spent >= 0 and t.adv_buys <= 2 and t.vale_buys <= t.vale_limit
     if game.is_over():
         assert game.current_player is None and game.legal_actions() == []
+        check_turn_starts(game)
         return
     legal = game.legal_actions()
     assert legal, "no legal action before the game is over"
@@ -47,6 +48,7 @@ def check_state(game: mv.Game, *, deep: bool = True) -> None:
     for a in legal:
         assert mv.Action.parse(str(a)) == a
     if deep:
+        check_turn_starts(game)
         text = game.to_json()
         assert game.clone().to_json() == text
         again = mv.Game.from_json(text)
@@ -54,6 +56,22 @@ def check_state(game: mv.Game, *, deep: bool = True) -> None:
         assert [str(a) for a in again.legal_actions()] == texts
         for seat in [None] + list(range(n)):
             assert again.observe(seat) == game.observe(seat)
+
+
+def check_turn_starts(game: mv.Game) -> None:
+    """Every turn starts exactly once: the turn events are numbered 1, 2, 3, ... up to the
+    current turn, and between two turn starts at least one action was applied (every turn
+    asks its player at least once: push or pass, or finish a Harvest)."""
+    st = game.state
+    turns = [e.data for e in st.events if e.kind == "turn"]
+    if not turns:
+        return      # leaders still being chosen
+    numbers = [d["turn"] for d in turns]
+    assert numbers == list(range(1, len(turns) + 1)), f"turns not numbered 1, 2, 3, ...: {numbers}"
+    assert numbers[-1] == st.turn_number, f"turn {st.turn_number} is not the last turn started"
+    actions = [d["action"] for d in turns]
+    for before, after, n in zip(actions, actions[1:], numbers[1:]):
+        assert after > before, f"turn {n} started with no action since turn {n - 1} started"
 
 
 _INITIAL: dict[int, int] = {}

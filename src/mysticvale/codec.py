@@ -199,6 +199,7 @@ GRAMMAR: tuple[Form, ...] = (
     Form("take", ("supply_deck",)),
     Form("give", ("card",)), Form("give", ("=vp",)), Form("give", ("vale", "seat")),
     Form("upgrade", ("card",)),                                   # leaders (Twilight Garden)
+    Form("stop"),                                                 # Prep (German rules)
 )
 
 

@@ -98,10 +98,11 @@ def _configs():
     sets = loadable_sets()
     out = []
     for i, s in enumerate(sets):
-        out.append(((s,), 2 + i % 3, ("yucata", "english")[i % 2], False))
+        out.append(((s,), 2 + i % 3, ("yucata", "english", "german")[i % 3], False))
     if len(sets) > 1:
         out.append((tuple(sets), 3, "yucata", False))
         out.append((tuple(sets), 4, "english", False))
+        out.append((tuple(sets), 2, "german", False))
     if "twilight_garden" in sets:
         out.append((tuple(sets), 2, "yucata", True))
         out.append((("twilight_garden",), 3, "english", True))

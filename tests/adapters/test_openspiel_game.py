@@ -84,6 +84,7 @@ def test_the_deal_is_the_engine_seed():
 @pytest.mark.parametrize("params", [
     {"players": 2},
     {"players": 3, "ruleset": "english"},
+    {"players": 2, "ruleset": "german"},     # the German rules' Prep decision (stop / push)
     {"players": 4, "max_game_length": 60},   # cut games end as draws within the bound
 ])
 def test_openspiel_random_simulation_checks(params):

@@ -27,6 +27,7 @@ def _tg_loads() -> bool:
 @pytest.mark.parametrize("players,ruleset,sets,leaders", [
     (2, "yucata", ("base",), False),
     (3, "english", ("base",), False),
+    (2, "german", ("base",), False),
     pytest.param(4, "yucata", ("base", "twilight_garden"), True, marks=pytest.mark.skipif(
         not _tg_loads(), reason="the Twilight Garden data does not load")),
 ])

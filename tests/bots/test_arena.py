@@ -101,6 +101,14 @@ def test_cli_json_is_one_object_and_reproducible():
     assert set(d1["win_rate"]) == {"greedy", "random"}
 
 
+def test_cli_simulates_the_german_rules():
+    r = runner.invoke(app, ["simulate", "--games", "2", "--bots", "greedy,random", "--seed", "3",
+                            "--ruleset", "german", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["ruleset"] == "german" and d["games"] == 2
+
+
 def test_cli_summary_and_plot(tmp_path):
     png = tmp_path / "results.png"
     r = runner.invoke(app, ["simulate", "--games", "2", "--bots", "greedy,random", "--plot", str(png)])

@@ -16,7 +16,7 @@ from mysticvale.engine.registry import DECISIONS
 from .conftest import play, sets_available
 
 #: Pending decisions of the base game, each with a rule of its own in the greedy bot.
-BASE_KINDS = ("order", "spoil_guard", "look_top", "discard_field", "search_deck", "sleeve")
+BASE_KINDS = ("order", "spoil_guard", "look_top", "discard_field", "search_deck", "sleeve", "prep_stop")
 
 
 def test_registry_lists_the_bots():
@@ -44,6 +44,35 @@ def test_greedy_plays_the_english_rules():
     play(g, [make_bot("greedy", seed=1), make_bot("greedy", seed=2)], record=rec)
     assert g.is_over()
     assert not any(a == "trade" for _, a in rec)     # no spirit trade in the English rules
+
+
+def test_bots_play_the_german_rules_and_answer_the_prep_decision():
+    """German rules: the early end of Prep is a decision every bot answers legally."""
+    for names in (("greedy", "greedy"), ("random", "greedy"), ("ismcts", "greedy")):
+        g = mv.new_game(players=2, seed=3, ruleset="german")
+        opts = [{"iterations": 8, "think": 0} if n == "ismcts" else {} for n in names]
+        bots = [make_bot(n, seed=i + 1, **o) for i, (n, o) in enumerate(zip(names, opts))]
+        rec: list = []
+        play(g, bots, record=rec, max_steps=4000 if "ismcts" in names else 20000)
+        assert g.is_over()
+        answers = {a for k, a in rec if k == "prep_stop"}
+        assert answers and answers <= {"stop", "push"}, names
+
+
+@pytest.mark.parametrize("deck,answer", [
+    (["Blank"] * 6, "push"),                              # nothing can spoil: play on
+    ([["Cursed Land", "Stag"]] * 6, "stop"),              # every next card spoils: stop
+])
+def test_greedy_stops_prep_by_the_spoil_odds(deck, answer):
+    from scenario import Scenario
+    sc = Scenario(ruleset="german")
+    cl = "Cursed Land"
+    # Prep after this turn: Wild Seed (growth) and two Cursed Lands are played, a third is
+    # revealed: 3 decay symbols, 2 after growth -> the German rules' decision.
+    sc.player(0, field=["Blank"], on_deck="Generic Wild Seed", deck=[cl, cl, cl] + deck, rest="discard")
+    sc.act("pass", "finish")
+    assert sc.state.pending[-1].kind == "prep_stop"
+    assert str(Greedy(seed=0).act(SeatView(sc.game, 0))) == answer
 
 
 def test_greedy_against_random_wins_and_is_deterministic():

@@ -66,6 +66,32 @@ def test_full_game_against_a_random_bot_reaches_the_end_screen(tmp_path):
     assert "Player 1: " in out and "Your choices" in out
 
 
+def test_a_german_game_offers_the_prep_stop_in_plain_words(tmp_path):
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from scenario import Scenario
+
+    f = tmp_path / "g.json"
+    res = play(["--bots", "random", "--seed", "2", "--ruleset", "german", "--save", str(f)], "quit\n")
+    assert res.exit_code == 0, res.output
+    # The German rules' decision of Prep: 3 decay symbols, 2 after the Wild Seed's growth.
+    sc = Scenario(ruleset="german")
+    cl = "Cursed Land"
+    sc.player(0, field=["Blank"], on_deck="Generic Wild Seed", deck=[cl, cl, cl, "Blank", cl, "Blank"])
+    sc.act("pass", "finish")
+    assert sc.state.pending[-1].kind == "prep_stop"
+    data = saved(f)
+    data["game"] = sc.game.to_json()
+    f.write_text(json.dumps(data))
+    res = play(["--load", str(f), "--save", str(f)], "1\nquit\n")
+    assert res.exit_code == 0, res.output
+    out = flat(res.output)
+    assert "german rules" in out and "stopping the Prep phase or playing on" in out
+    assert "stop your Prep phase here" in out and "(your Prep phase goes on)" in out
+    assert "Player 1 stops the Prep phase with 3 decay symbols showing." in out
+    assert saved_game(f).history[:3] == ["pass", "finish", "stop"]
+
+
 def test_the_board_shows_the_parts_of_the_table():
     res = play(["--players", "3", "--bots", "random,random", "--seed", "11"], "quit\n")
     assert res.exit_code == 0, res.output

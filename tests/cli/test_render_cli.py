@@ -72,6 +72,18 @@ def test_unknown_verbs_fall_back_to_the_verbs_meaning(obs):
     assert render.describe_action("choose 2", obs) == "choose an option: 2"
 
 
+def test_finish_turn_is_described_as_ending_the_turn(obs):
+    assert render.describe_action("finish", obs).startswith("finish your Harvest")
+    obs = dict(obs, pending={"kind": "finish_turn", "player": 0, "description": "finishing the turn"})
+    assert render.describe_action("finish", obs).startswith("finish your turn")
+
+
+def test_the_german_prep_decision_is_described(obs):
+    obs = dict(obs, phase="prep")
+    assert render.describe_action("stop", obs).startswith("stop your Prep phase here (German rules")
+    assert render.describe_action("push", obs).endswith("(your Prep phase goes on)")
+
+
 def test_the_spoil_outlook_counts_the_next_cards_that_would_spoil(obs):
     seat = obs["viewer"]
     me = obs["players"][seat]

@@ -120,7 +120,7 @@ def test_round_finishes_relative_to_the_starting_player():
     assert sc.game.is_over()
 
 
-@pytest.mark.parametrize("ruleset,ends", [("yucata", True), ("english", False)])
+@pytest.mark.parametrize("ruleset,ends", [("yucata", True), ("english", False), ("german", True)])
 def test_last_level2_vale_into_the_commons_ends_the_game_on_yucata(ruleset, ends):
     sc = Scenario(ruleset=ruleset)
     st = sc.state

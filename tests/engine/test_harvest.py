@@ -129,7 +129,7 @@ def test_vale_ability_not_usable_the_turn_it_is_bought():
     assert sc.game.observe(0)["players"][0]["vales"][0]["bought_this_turn"] is False
 
 
-@pytest.mark.parametrize("ruleset,offered", [("yucata", True), ("english", False)])
+@pytest.mark.parametrize("ruleset,offered", [("yucata", True), ("english", False), ("german", True)])
 def test_spirit_trade_three_for_one_vp_from_the_reserve(ruleset, offered):
     sc = Scenario(ruleset=ruleset)
     sc.player(0, field=["Generic Wild Seed", "Generic Wild Seed", "Generic Animal Spirit", "Blank"],

@@ -8,7 +8,7 @@ from invariants import check_state, play_random_game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("ruleset", ["yucata", "english"])
+@pytest.mark.parametrize("ruleset", ["yucata", "english", "german"])
 def test_random_games_keep_every_invariant(players, ruleset):
     for seed in range(3):
         game = play_random_game(players, seed * 7 + players, deep_every=5, ruleset=ruleset)
@@ -17,6 +17,13 @@ def test_random_games_keep_every_invariant(players, ruleset):
 
 def test_one_game_checked_deeply_at_every_step():
     play_random_game(2, 11, deep_every=1)
+
+
+def test_games_with_the_finish_turn_option_keep_every_invariant():
+    for players in (2, 3):
+        game = play_random_game(players, 40 + players, deep_every=3, finish_turn=True)
+        assert game.winners()
+        assert any(e.kind == "finish_turn" for e in game.state.events)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -282,3 +282,27 @@ def test_static_client_and_openapi(sqlite_client):
         assert path in spec["paths"], path
     assert "WebSocket" in spec["info"]["description"]
     assert "random" in c.get("/api/bots").json()["bots"]
+
+
+def test_a_german_game_with_a_bot_seat_plays_to_the_end_with_its_prep_decisions(sqlite_client):
+    client = sqlite_client
+    g = create(client, seed=12, ruleset="german", bots={"1": "greedy"})
+    gid, token = g["id"], g["seats"][0]["token"]
+    asked = 0
+    for _ in range(3000):
+        st = wait_for(lambda: _my_turn_or_over(client, gid, token), timeout=20)
+        if st["observation"]["over"]:
+            break
+        assert st["observation"]["ruleset"] == "german"
+        legal = st["legal_actions"]
+        if (st["observation"]["pending"] or {}).get("kind") == "prep_stop":
+            assert legal == ["stop", "push"]
+            asked += 1
+        r = client.post(f"/api/games/{gid}/actions",
+                        json={"token": token, "action": choose(st["seq"], legal, 7), "seq": st["seq"]})
+        assert r.status_code == 200, r.text
+    final = state(client, gid, token)
+    assert final["observation"]["over"] is True
+    texts = " ".join(e["text"] for e in final["log"])
+    assert asked, "the human seat never met the German Prep decision"
+    assert "the Prep phase" in texts

@@ -295,3 +295,45 @@ def test_witches_of_deephollow_vp_per_card_below_nine_and_another_turn():
         # After the Discard and Prep phases the same player takes another turn.
         assert st.current == 0 and st.turn.phase == "planting" and sc.game.current_player == 0
         assert st.extra_turns == []
+
+
+@exercises("Witches of Deephollow")
+def test_witches_of_deephollow_earned_by_a_spoil_in_prep_gives_its_extra_turn_once():
+    # Prep after a quiet turn: Witches of Deephollow (1 decay) is played, then a Cursed Land;
+    # the revealed Cursed Land + Stag makes 4 decay: a spoil with Witches in the field.
+    sc = scenario()
+    sc.player(0, field=["Blank"], on_deck="Witches of Deephollow",
+              deck=[CL, [CL, "Stag"], "Blank", CL, "Blank", "Blank"])
+    sc.player(1, field=["Blank"], on_deck=CL, deck=[CL, CL, CL, "Blank"])
+    st = sc.state
+    st.vp_pool = 23
+    turns = len([e for e in st.events if e.kind == "turn"])
+    sc.act("pass", "finish")
+    assert [e.kind for e in st.events].count("spoil") == 1
+    assert st.players[0].vp_tokens == 7                # 2 cards in the field: 9 - 2
+    # Prep is made again; then player 1 takes the extra turn (announced once, started once).
+    new = [e.text for e in st.events if e.kind in ("turn", "extra_turn")][turns:]
+    assert new == ["Player 1 takes another turn.", "Round 1: Player 1's turn."]
+    assert st.current == 0 and sc.game.phase == "planting" and st.extra_turns == []
+    sc.act("pass", "finish")
+    assert st.current == 1 and [e.text for e in st.events if e.kind == "turn"][-1] == "Round 1: Player 2's turn."
+
+
+@exercises("Witches of Deephollow")
+def test_witches_of_deephollow_gives_its_extra_turn_in_the_last_round_too():
+    # The last seat of the final round spoils with Witches of Deephollow: the extra turn is
+    # taken "after completing your current turn" (file 003), before the game ends after the
+    # round (docs/rules-decisions.md, Twilight Garden 14).
+    sc = scenario(players=2, current=1)          # player 2 starts, so player 1 plays last
+    sc.reset_turn(0)
+    st = sc.state
+    assert st.first_player == 1
+    sc.player(0, field=["Witches of Deephollow", CL, CL], on_deck=CL, deck=[CL, CL, CL, "Blank", "Blank"])
+    st.vp_pool = 0
+    st.end_triggered = "vp_pool"                 # the pool ran out earlier in this round
+    sc.act("push")                               # 4 decay: spoil
+    assert st.players[0].vp_tokens == 5 and not sc.game.is_over()
+    assert st.current == 0 and sc.game.phase == "planting"
+    assert [e.kind for e in st.events][-1] == "turn" and st.events[-2].kind == "extra_turn"
+    sc.act("pass", "finish")                     # the extra turn; then the round is over
+    assert sc.game.is_over()

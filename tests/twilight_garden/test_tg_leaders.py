@@ -58,6 +58,34 @@ def test_each_player_keeps_one_of_two_dealt_leaders_before_the_first_turn(player
     assert f"keeps the leader {chosen0}" in " ".join(e["text"] for e in g.log(first))
 
 
+def test_starting_field_counts_cursed_lands_not_net_decay_issue_13_le_que():
+    # File 000, Setup Fields: "until you have two Cursed Lands in your field and a third one
+    # on-deck".  Le Que's growth cancels a decay, so counting net decay put three Cursed Lands
+    # into player 2's field (issue 13, item 2).
+    g = mv.new_game(players=4, seed=1056, sets=("base", "vale_of_magic", "twilight_garden"), leaders=True)
+    for a in ("choose hectoro", "choose althena", "choose le_que", "choose boeglebee"):
+        g.apply_action(a)
+    st = g.state
+    for p, pl in enumerate(st.players):
+        assert sum(stats(st, c).has_cursed_land for c in pl.field) == 2, p
+        assert stats(st, pl.on_deck).has_cursed_land, p
+    le_que = st.players[1]
+    assert any(leader_on(st, c) == ("Le Que", "start") for c in le_que.field)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_starting_field_with_leaders_has_two_cursed_lands_and_a_third_on_deck(seed):
+    g = mv.new_game(players=4, seed=seed, sets=SETS, leaders=True)
+    for i in range(4):
+        g.apply_action(g.legal_actions()[(seed + i) % 2])
+    st = g.state
+    for pl in st.players:
+        flags = [stats(st, c).has_cursed_land for c in pl.field]
+        assert sum(flags) == 2 and stats(st, pl.on_deck).has_cursed_land
+        assert flags[0] or len(flags) > 1     # the field is never empty
+        assert len(pl.field) + 1 + len(pl.deck) == 20
+
+
 def test_leader_choice_survives_clone_and_json():
     g = mv.new_game(players=2, seed=2, sets=SETS, leaders=True)
     again = mv.Game.from_json(g.to_json())
@@ -202,6 +230,29 @@ def test_hectoro_ties_curse_every_tied_opponent_and_one_can_take_both():
     sc.give_vales(1, ["Frostmarch Glacier"])
     sc.act("pass", "finish")                                   # not optional
     assert (st.players[1].curse_tokens, st.players[2].curse_tokens) == (4, 2)
+
+
+@exercises("Hectoro")
+def test_hectoro_curses_nobody_for_most_vales_or_net_vp_when_no_opponent_has_any():
+    # File 003: "The opponent (or opponents in the case of a tie) with the most vale cards
+    # gains 2 curse tokens."  With no vale (no net VP token) nobody has the most: nobody is
+    # cursed for it (docs/rules-decisions.md, Twilight Garden 22).
+    sc = scenario(players=3)
+    ids = sc.player(0, field=["Blank"], on_deck=CL, deck=[CL])
+    make_leader(sc, ids["field"][0], "Hectoro")
+    st = sc.state
+    st.players[1].vp_tokens, st.players[1].curse_tokens = 2, 2     # net 0
+    st.players[2].curse_tokens = 1                                # net -1
+    sc.act("pass", f"use {ref(sc, ids['field'][0], 'Hectoro (starting)')}")
+    assert (st.players[1].curse_tokens, st.players[2].curse_tokens) == (2, 1)
+    assert any("finds no opponent to curse" in e["text"] for e in sc.game.log(None))
+    # One vale is "the most vale cards": its owner is cursed, for the vales only.
+    sc2 = scenario(players=3)
+    ids = sc2.player(0, field=["Blank"], on_deck=CL, deck=[CL])
+    make_leader(sc2, ids["field"][0], "Hectoro")
+    sc2.give_vales(2, ["Rotted Weald"])
+    sc2.act("pass", "finish")
+    assert (sc2.state.players[1].curse_tokens, sc2.state.players[2].curse_tokens) == (0, 2)
 
 
 @exercises("Hectoro")

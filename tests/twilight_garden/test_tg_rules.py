@@ -80,6 +80,37 @@ def test_an_advancement_may_cover_an_eclipse_and_the_covered_eclipse_scores_noth
     assert sc.game.score_breakdown(0)["advancements"] == 1
 
 
+def test_a_covered_level3_eclipse_does_not_count_in_the_tie_break(tmp_path):
+    # File 000: ties go to "the most combined level 3 advancements and level 2 vale cards";
+    # file 003: a covered eclipse "is not worth any points at the end of the game".  Our
+    # reading (docs/rules-decisions.md, base 17): a covered advancement is not counted.  No
+    # printed eclipse is level 3, so a user's catalogue makes Protective Ward level 3 here.
+    from mysticvale.cards.catalogue import builtin_path
+    text = builtin_path("twilight_garden").read_text(encoding="utf-8")
+    start = text.index('name = "Protective Ward"')
+    end = text.index("[[", start)
+    assert "level = 1" in text[start:end]
+    path = tmp_path / "twilight_garden.toml"
+    path.write_text(text[:start] + text[start:end].replace("level = 1", "level = 3", 1) + text[end:],
+                    encoding="utf-8")
+    sc = scenario(catalogue=path)
+    st = sc.state
+    ids = sc.player(0, field=[["Protective Ward", "Ent Beetender"]], on_deck=CL, deck=[CL], rest="deck")
+    sc.player(1, field=["Blank"], on_deck=CL, deck=[CL], rest="deck")
+    card = ids["field"][0]
+    assert stats(st, card).active_layers == (1,)            # Protective Ward is covered
+    st.players[0].vp_tokens = 10
+    st.players[1].vp_tokens += sc.game.score_breakdown(0)["total"] - sc.game.score_breakdown(1)["total"]
+    st.over = True
+    assert sc.game.scores()[0] == sc.game.scores()[1]
+    assert sc.game.score_breakdown(0)["tiebreak"] == 0
+    assert sc.game.winners() == [0, 1]
+    # Uncovered, the same level-3 eclipse breaks the tie.
+    st.cards[card] = (copy(sc, "Protective Ward", "top"),)
+    st.players[1].vp_tokens += sc.game.score_breakdown(0)["total"] - sc.game.score_breakdown(1)["total"]
+    assert sc.game.score_breakdown(0)["tiebreak"] == 1 and sc.game.winners() == [0]
+
+
 def test_an_eclipse_never_covers_another_advancement_even_an_eclipse():
     from mysticvale.engine.harvest import sleeve_layers
     sc = scenario()

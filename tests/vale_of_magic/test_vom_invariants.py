@@ -11,7 +11,7 @@ from invariants import check_state, play_random_game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("ruleset", ["yucata", "english"])
+@pytest.mark.parametrize("ruleset", ["yucata", "english", "german"])
 def test_random_games_with_vale_of_magic_keep_every_invariant(players, ruleset):
     for seed in range(2):
         game = play_random_game(players, 100 + seed * 7 + players, deep_every=10, ruleset=ruleset, sets=SETS)

@@ -63,8 +63,9 @@ def test_aether_tree_prevents_the_spoil_and_the_turn_goes_on():
 
 
 @exercises("Aether Tree")
-def test_aether_tree_field_only_in_the_english_rules():
-    sc, ids = _aether_setup(ruleset="english")
+@pytest.mark.parametrize("ruleset", ["english", "german"])
+def test_aether_tree_field_only_in_the_english_and_german_rules(ruleset):
+    sc, ids = _aether_setup(ruleset=ruleset)
     st = sc.state
     sc.act("push")
     legal = sc.legal()
@@ -305,8 +306,9 @@ def test_manadew_meadow_targets_the_card_with_most_guardians_on_yucata():
 
 
 @exercises("Manadew Meadow")
-def test_manadew_meadow_target_is_the_players_choice_in_the_english_rules():
-    sc = scenario(ruleset="english")
+@pytest.mark.parametrize("ruleset", ["english", "german"])
+def test_manadew_meadow_target_is_the_players_choice_in_the_english_and_german_rules(ruleset):
+    sc = scenario(ruleset=ruleset)
     ids = sc.player(0, field=["Generic Guardian Sapling", "Generic Ancient Warden", "Generic Skylark"],
                     on_deck="Blank", deck=["Cursed Land"] * 4, vales=["Manadew Meadow"])
     sc.act("pass")

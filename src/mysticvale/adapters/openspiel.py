@@ -10,7 +10,7 @@ Importing this module registers the game, after which::
 
 Parameters: ``players`` (2-4, default 2), ``sets`` (card sets separated by commas, or by
 ``+`` inside a game string such as ``python_mystic_vale(sets=base+twilight_garden)``;
-default ``base``), ``ruleset`` (``yucata`` or ``english``), ``leaders`` (Twilight Garden leaders,
+default ``base``), ``ruleset`` (``yucata``, ``english`` or ``german``), ``leaders`` (Twilight Garden leaders,
 default false), ``deals`` (number of deals the chance node chooses from, default 10000)
 and ``max_game_length`` (player actions after which a game is cut, default 10000).
 

@@ -13,7 +13,8 @@ How it plays (all from ``observe(seat)`` and the legal actions):
   plus its end-of-game VP.  The bot plans the best one or two buys for its mana (using the
   mana token only when that buys something better) and the best vales for its spirits.
 * **every pending decision** of the base game has a deliberate rule (order of abilities,
-  spoil guards, Calm Weather, discarding a field card, searching the deck, sleeving).
+  spoil guards, Calm Weather, discarding a field card, searching the deck, sleeving, and
+  the German rules' early end of Prep, from the same spoil odds as push / pass).
   Decisions it has no rule for (other sets add new ones) are answered by a one-step
   lookahead: each answer is tried on a few determinized copies, the turn is played on
   with this bot's own rules, and the resulting position is scored by the same value
@@ -32,6 +33,7 @@ from ..cards.cost_model import advancement_value
 from ..engine.actions import Action
 from ..engine.harvest import can_pay  # the payment rule itself (each symbol pays once)
 from ..engine.rng import Rng
+from ..engine.rulesets import RULESETS, RuleSet
 from .base import SeatView
 
 SPOIL_AT = 4                      # net decay that spoils (file 000)
@@ -144,6 +146,19 @@ _MARKETS: dict[str, tuple] = {}
 _SOILS: dict[tuple, dict] = {}
 
 
+_DEFAULT_RULES = RULESETS["yucata"]
+
+
+def _rules(obs: dict) -> RuleSet:
+    """The rule set the observed game is played with (public: ``obs["ruleset"]``)."""
+    return RULESETS.get(obs.get("ruleset")) or _DEFAULT_RULES
+
+
+def _trades(obs: dict) -> bool:
+    """May spare spirit symbols be traded 3 for 1 VP in this game (yucata, german)?"""
+    return _rules(obs).spirit_trade
+
+
 def rounds_left(obs: dict) -> float:
     """Expected rounds still to play, from the VP pool, the vale deck and the end trigger."""
     last = _LAST_ROUNDS[0]    # one (observation, value) pair, replaced whole: thread-safe
@@ -168,12 +183,12 @@ def _rounds_left(obs: dict) -> float:
     # VP tokens flow faster as decks improve: assume at least ~1 VP per player per round.
     rate = max(drained / rnd, 1.0 * n, 0.5)
     by_pool = obs.get("vp_pool", 0) / rate
-    # The game also ends when the last level-2 vale enters the commons (yucata); the
+    # The game also ends when the last level-2 vale enters the commons (yucata, german); the
     # level-1 row falls back to the level-2 deck, so both decks drain towards it.
     decks = obs.get("vale_decks", {})
     vale_rate = max(bought / rnd, 0.5 * n)
     by_vales = (decks.get("1", 0) + decks.get("2", 0)) / vale_rate
-    if obs.get("ruleset") == "english":
+    if not _rules(obs).end_on_last_level2_vale:
         by_vales = 99.0
     # Rounded so that values computed from it stay cacheable within a turn.
     return round(max(0.5, min(by_pool, by_vales, 25.0)) * 4) / 4
@@ -459,13 +474,13 @@ class Greedy:
         """Best value of vales (at most ``buys``) payable from spirits, plus traded VP."""
         have, spent = free
         if trade is None:
-            trade = obs.get("ruleset") == "yucata"
+            trade = _trades(obs)
         return _vale_plan(tuple(have), tuple(spent), self._vales(obs), max(0, buys), trade)
 
     def harvest_value(self, cards: list[CardInfo], obs: dict, table: list[float],
                       vales: tuple) -> float:
         """Value of harvesting with these cards in the field."""
-        return self._harvest_fn(table, vales, obs.get("ruleset") == "yucata")(_aggregate(cards))
+        return self._harvest_fn(table, vales, _trades(obs))(_aggregate(cards))
 
     def _harvest_fn(self, table: list[float], vales: tuple, trade: bool):
         """hv(aggregate): the value of harvesting with a field of that :func:`_aggregate`,
@@ -499,10 +514,27 @@ class Greedy:
         names = {a.verb: a for a in legal}
         if "push" not in names:
             return names["pass"]
+        now, push = self._push_values(view, obs)
+        return names["push"] if push > now else names["pass"]
+
+    def _decide_prep_stop(self, view: SeatView, obs: dict, legal: list[Action]) -> Action | None:
+        # German rules: more than 2 decay symbols show in Prep, but growth keeps the decay
+        # below 3.  Going on is a push whose spoil costs the prepared field (a new Prep
+        # follows and the token turns active), never the Harvest, so it is at worst the
+        # push of the next Planting phase: push now when the spoil odds make that push
+        # worth it, else stop (the next Planting phase can still push).
+        names = {a.verb: a for a in legal}
+        if "push" not in names or "stop" not in names:
+            return None
+        now, push = self._push_values(view, obs)
+        return names["push"] if push > now else names["stop"]
+
+    def _push_values(self, view: SeatView, obs: dict) -> tuple[float, float]:
+        """(value of harvesting the field as it is, expected value of pushing)."""
         me = obs["players"][view.seat]
         field = card_infos(me["field"])
         pool, known = self._next_cards(me)
-        hv = self._harvest_fn(self.buy_table(obs, 2), self._vales(obs), obs.get("ruleset") == "yucata")
+        hv = self._harvest_fn(self.buy_table(obs, 2), self._vales(obs), _trades(obs))
         guard = any(c.guard for c in field)     # a field card acts when the turn would spoil
         # Decay showing now counts the field and the on-deck card; pushing keeps it and
         # reveals the next card.  (As harvest_value and _expect_push, sharing the sum.)
@@ -510,7 +542,7 @@ class Greedy:
         now = hv(agg)
         push = self._push_rec(_add(agg, card_info(me["on_deck"])), me["decay"], pool, _groups(pool), len(pool),
                               known, self.depth, guard, hv)
-        return names["push"] if push > now else names["pass"]
+        return now, push
 
     def _vales(self, obs: dict) -> tuple:
         """The vales on offer as ((animal, forest, sky, any) cost, value), in row order."""
@@ -557,7 +589,7 @@ class Greedy:
                      depth: int, guard: bool) -> float:
         """Expected value of pushing (the field already holds the pushed card): the next
         card is revealed; if decay reaches 4 the turn spoils, else the bot may push again."""
-        hv = self._harvest_fn(table, vales, obs.get("ruleset") == "yucata")
+        hv = self._harvest_fn(table, vales, _trades(obs))
         return self._push_rec(_aggregate(field), decay, pool, _groups(pool), len(pool), known, depth, guard, hv)
 
     def _push_rec(self, agg: tuple, decay: int, pool: list[CardInfo], groups: list[list[int]], n: int,
@@ -642,7 +674,7 @@ class Greedy:
             choice = self.lookahead(view, obs, unknown + by_verb["finish"])
             if choice.verb != "finish":
                 return choice
-        # 5. Spare spirits for VP (yucata).
+        # 5. Spare spirits for VP (yucata, german).
         if "trade" in by_verb:
             return by_verb["trade"][0]
         return by_verb.get("finish", legal[-1:])[0]
@@ -749,7 +781,7 @@ class Greedy:
         have, spent = self._free_spirits(obs)
         t = obs["turn"]
         left = t["vale_limit"] - t["vale_buys"]
-        trade = obs.get("ruleset") == "yucata"
+        trade = _trades(obs)
         no_vale = _vale_plan(tuple(have), tuple(spent), (), 0, trade)
         best, best_a = no_vale, None
         for a in actions:
@@ -799,7 +831,7 @@ class Greedy:
         me = obs["players"][view.seat]
         field = card_infos(me["field"])
         pool, known = self._next_cards(me)
-        hv = self._harvest_fn(self.buy_table(obs, 2), self._vales(obs), obs.get("ruleset") == "yucata")
+        hv = self._harvest_fn(self.buy_table(obs, 2), self._vales(obs), _trades(obs))
         guard = any(c.guard for c in field)     # a field card acts when the turn would spoil
         groups = _groups(pool)                  # (as _expect_push, once for every answer)
         best, best_a = None, None

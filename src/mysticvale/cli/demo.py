@@ -15,7 +15,7 @@ def command(
     seed: int = typer.Option(1, help="Seed of the game (and of the bots)."),
     bot: str = typer.Option("random", help="Bot that plays every seat."),
     sets: str = typer.Option("base", help="Card sets, comma-separated."),
-    ruleset: str = typer.Option("yucata", help="Rule set: yucata or english."),
+    ruleset: str = typer.Option("yucata", help="Rule set: yucata, english or german."),
     quiet: bool = typer.Option(False, help="Print only the final scores."),
 ) -> None:
     """Play one complete game between bots and print what happens."""

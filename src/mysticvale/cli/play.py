@@ -444,7 +444,7 @@ def command(
                                                   "e.g. greedy,ismcts. Seats left over are hotseat humans."),
     seed: Optional[int] = typer.Option(None, help="Seed of the game (default: from the clock, shown at the start)."),
     sets: Optional[str] = typer.Option(None, help="Card sets, comma-separated (default: base)."),
-    ruleset: Optional[str] = typer.Option(None, help="Rule set: yucata (default) or english."),
+    ruleset: Optional[str] = typer.Option(None, help="Rule set: yucata (default), english or german."),
     think: Optional[float] = typer.Option(None, min=0.0, help="Seconds per decision for bots that search "
                                                               "(ismcts)."),
     save: Optional[Path] = typer.Option(None, help="Save the game to this file after every action."),

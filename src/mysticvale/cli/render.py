@@ -498,8 +498,12 @@ def describe_action(action: Action | str, obs: dict[str, Any]) -> str:
     args = a.args
     if a.verb == "push":
         on = me.get("on_deck") if me else None
-        return (f"play your on-deck card {_card_label(on)} into your field and reveal the next card"
-                if on else "play your on-deck card into your field and reveal the next card")
+        prep = " (your Prep phase goes on)" if obs.get("phase") == "prep" else ""
+        return (f"play your on-deck card {_card_label(on)} into your field and reveal the next card{prep}"
+                if on else f"play your on-deck card into your field and reveal the next card{prep}")
+    if a.verb == "stop":
+        return ("stop your Prep phase here (German rules: more than 2 decay symbols show); "
+                "your next turn begins with this field")
     if a.verb == "pass":
         return "stop planting and go to your Harvest phase"
     if a.verb == "buy" and args:
@@ -533,6 +537,8 @@ def describe_action(action: Action | str, obs: dict[str, Any]) -> str:
     if a.verb == "trade":
         return "trade 3 spare spirit symbols for 1 VP"
     if a.verb == "finish":
+        if (obs.get("pending") or {}).get("kind") == "finish_turn":
+            return "finish your turn (the commons are replenished and your next field is prepared)"
         return "finish your Harvest (then sleeve what you bought and discard your field)"
     if a.verb == "sleeve" and args:
         adv = (obs.get("pending") or {}).get("advancement")

@@ -20,7 +20,7 @@ def command(
                              "to fill the seats); options after colons, e.g. ismcts:iterations=200."),
     seed: int = typer.Option(1, help="Arena seed: game i's seed is derived from it and i."),
     sets: str = typer.Option("base", help="Card sets, comma-separated (base, vale_of_magic, ...)."),
-    ruleset: str = typer.Option("yucata", help="Rule set: yucata or english."),
+    ruleset: str = typer.Option("yucata", help="Rule set: yucata, english or german."),
     jobs: int = typer.Option(1, min=1, help="Parallel processes (same results as one)."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
     timing: bool = typer.Option(False, help="With --json: include wall-clock timing figures."),

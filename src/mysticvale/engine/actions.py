@@ -4,6 +4,7 @@ An action is a verb plus arguments, written as words separated by single spaces:
 
 ============================  =====================================================
 ``push`` / ``pass``           Planting phase
+``push`` / ``stop``           go on with or stop the Prep phase (German rules, > 2 decay)
 ``buy 2.3``                   buy the 3rd advancement of the level-2 commons row
 ``buy soil.middle``           buy a Fertile Soil for the middle slot
 ``buy 1.1 on #7``             ... declaring it will be sleeved on card #7 (a discount)
@@ -11,7 +12,7 @@ An action is a verb plus arguments, written as words separated by single spaces:
 ``token``                     spend your active mana token (+1 mana)
 ``use #7.2``                  use the ability of layer 2 of card #7
 ``use vale.3``                use the ability of your 3rd vale
-``trade``                     trade 3 spare spirit symbols for 1 VP (yucata rule set)
+``trade``                     trade 3 spare spirit symbols for 1 VP (yucata, german)
 ``finish``                    end the Harvest phase
 ``sleeve #7``                 sleeve the advancement being placed on card #7
 ``upgrade #7``                upgrade your leader on card #7 (one of your two advancement buys)
@@ -48,6 +49,7 @@ VERBS: dict[str, str] = {
     "order": "put the cards back in this order",
     "upgrade": "pay a leader's upgrade cost to turn it to its upgraded side",
     "give": "give the named card or vale to another player",
+    "stop": "stop the Prep phase now (German rules: more than 2 decay symbols show)",
 }
 
 _TOKEN = re.compile(r"^[A-Za-z0-9#.+_\-,:]+$")

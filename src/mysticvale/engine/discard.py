@@ -1,10 +1,11 @@
-"""The Discard phase: sleeve what was bought, Discard abilities, discard the field,
-replenish the commons and vale rows, and the yucata end-of-game trigger."""
+"""The Discard phase: sleeve what was bought, Discard abilities, (with the interface option
+``finish_turn``) the player's Finish Turn, discard the field, replenish the commons and vale
+rows, and the yucata end-of-game trigger."""
 
 from __future__ import annotations
 
 from .actions import Action
-from .flow import queue_triggered, trigger_items
+from .flow import begin_phase, queue_triggered, trigger_items
 from .harvest import placement_exists, sleeve_layers
 from .registry import decision, step
 from .state import State, Step
@@ -13,11 +14,29 @@ from .zones import ask, card_name, discard_card, log, schedule
 
 @step("discard_start")
 def _step_discard_start(st: State, s: Step) -> None:
-    st.turn.phase = "discard"
-    schedule(st, Step("sleeve_next", s.player), Step("discard_abilities", s.player),
-             Step("leader_upgrades", s.player),   # engine/leaders.py (file 003)
-             Step("discard_field", s.player), Step("replenish", s.player),
-             Step("prep_start", s.player))
+    begin_phase(st, "discard")
+    p = s.player
+    work = [Step("sleeve_next", p), Step("discard_abilities", p),
+            Step("leader_upgrades", p)]           # engine/leaders.py (file 003)
+    if st.finish_turn:
+        # The interface option Finish Turn (file 000, yucata: "you always have to conclude
+        # the Prep Phase explicitly with the 'Finish Turn' button"): the player confirms
+        # the turn before anything hidden is revealed (the commons are replenished from
+        # the supply decks, Prep reveals cards), so the last sleeve can be taken back.
+        work.append(Step("finish_turn", p))
+    work += [Step("discard_field", p), Step("replenish", p), Step("prep_start", p)]
+    schedule(st, *work)
+
+
+@step("finish_turn")
+def _step_finish_turn(st: State, s: Step) -> None:
+    ask(st, "finish_turn", s.player)
+
+
+@decision("finish_turn", lambda st, pd: [Action("finish")],
+          lambda st, pd: "finishing the turn (Finish Turn)")
+def _finish_turn_apply(st: State, pd, action: Action) -> None:
+    log(st, "finish_turn", pd.player, f"Player {pd.player + 1} finishes the turn.")
 
 
 def sleeve_targets(st: State, p: int) -> list[int]:

@@ -12,11 +12,12 @@ from .card_types import Ability
 from .registry import DECISIONS, EFFECTS, HARVEST, STEPS, decision, step
 from .state import State, Step, Turn
 from .zones import (
-    ask, card_name, discard_card, log, net_decay, reveal, schedule, stats,
+    ask, card_name, decay_symbols, discard_card, log, net_decay, reveal, schedule, stats,
 )
 
 SPOIL_AT = 4       # decay that spoils (file 000)
 PREP_UNTIL = 3     # Prep reveals until this much decay shows (file 000)
+PREP_STOP_OVER = 2  # German rules: Prep may stop with more than this many decay symbols (file 000)
 
 
 def run(st: State) -> None:
@@ -122,17 +123,32 @@ def _step_queue(st: State, s: Step) -> None:
 
 
 # -- the turn ----------------------------------------------------------------------
+def begin_phase(st: State, phase: str) -> None:
+    """A phase of the turn begins: the rules work scheduled from now on is that phase's.
+
+    A spoil ends the Planting or Prep phase it interrupts (file 000: "When you Spoil, you
+    immediately skip your Harvest Phase and jump straight to your Discard Phase"), so the
+    spoil drops every step of that phase still waiting (see the "spoil" step); this marks
+    where they begin on the step stack.
+    """
+    st.turn.phase = phase
+    st.turn.phase_floor = len(st.steps)
+
+
 def start_turn(st: State, p: int) -> None:
     st.current = p
     st.turn = Turn(p)
-    log(st, "turn", p, f"Round {st.round}: Player {p + 1}'s turn.")
+    # ``turn`` and ``action`` let checks see that every turn starts once, after an action.
+    log(st, "turn", p, f"Round {st.round}: Player {p + 1}'s turn.", turn=st.turn_number,
+        action=len(st.history))
     if st.players[p].harvest_next:
         # Hectoro's upgraded side was played in Prep: this turn begins with the Harvest
         # (file 003); nothing is played and nothing can spoil.
         st.players[p].harvest_next = False
-        st.turn.phase = "harvest"
+        begin_phase(st, "harvest")
         schedule(st, Step("harvest_start", p))
         return
+    begin_phase(st, "planting")
     # A reveal outside the Planting/Prep phases (Echoing Waterfalls) that would spoil
     # spoils at the start of the next Planting phase (file 003).
     schedule(st, Step("spoil_check", p))
@@ -149,7 +165,7 @@ def apply_planting(st: State, action: Action) -> None:
     p = st.current
     if action.verb == "pass":
         log(st, "pass", p, f"Player {p + 1} passes.")
-        st.turn.phase = "harvest"
+        begin_phase(st, "harvest")
         schedule(st, Step("harvest_start", p))
     else:
         log(st, "push", p, f"Player {p + 1} pushes {card_name(st, st.players[p].on_deck)}.")
@@ -265,6 +281,9 @@ def _step_spoil(st: State, s: Step) -> None:
     """Spoiling skips the Harvest; the mana token turns to its active side (file 000)."""
     p = s.player
     pl = st.players[p]
+    # The spoil ends the phase it interrupts: nothing of that phase's work may run after it
+    # (a Prep phase is begun again from scratch by "prep_restart").
+    del st.steps[st.turn.phase_floor:]
     st.turn.spoiled = True
     log(st, "spoil", p, f"Player {p + 1} spoils with {net_decay(st, p)} decay.")
     pl.mana_token_active = True
@@ -299,7 +318,7 @@ def _step_spoil(st: State, s: Step) -> None:
 @step("prep_start")
 def _step_prep_start(st: State, s: Step) -> None:
     pl = st.players[s.player]
-    st.turn.phase = "prep"
+    begin_phase(st, "prep")
     pl.guards_used = []
     pl.aether_cards = []
     schedule(st, Step("prep_step", s.player))
@@ -316,7 +335,7 @@ def _step_prep_restart(st: State, s: Step) -> None:
             discard_card(st, s.player, c)
     pl.field = kept
     st.turn.kept = []
-    st.turn.phase = "prep"
+    begin_phase(st, "prep")
     schedule(st, Step("prep_step", s.player))
 
 
@@ -335,7 +354,39 @@ def _step_prep(st: State, s: Step) -> None:
     if net_decay(st, p) >= PREP_UNTIL or pl.on_deck is None or pl.harvest_next:
         schedule(st, Step("end_turn", p))
         return
+    if st.ruleset.prep_early_stop and decay_symbols(st, p) > PREP_STOP_OVER:
+        # German rules: with more than 2 decay symbols showing the player may stop, though
+        # growth keeps the decay showing below 3 (docs/rules-decisions.md, "Rule sets").
+        ask(st, "prep_stop", p)
+        return
+    prep_play(st, p)
+
+
+def prep_play(st: State, p: int) -> None:
+    """Prep plays the on-deck card into the field and reveals the next, then goes on."""
     schedule(st, *play_on_deck(st, p), Step("spoil_check", p), Step("prep_step", p))
+
+
+def _prep_stop_legal(st: State, pd) -> list[Action]:
+    return [Action("stop"), Action("push")]
+
+
+def _prep_stop_describe(st: State, pd) -> str:
+    return (f"stopping the Prep phase or playing on ({decay_symbols(st, pd.player)} decay symbols, "
+            f"{net_decay(st, pd.player)} after growth)")
+
+
+@decision("prep_stop", _prep_stop_legal, _prep_stop_describe)
+def _prep_stop_apply(st: State, pd, action: Action) -> None:
+    p = pd.player
+    if action.verb == "stop":
+        log(st, "prep_stop", p, f"Player {p + 1} stops the Prep phase with {decay_symbols(st, p)} decay "
+            f"symbols showing.")
+        schedule(st, Step("end_turn", p))
+    else:
+        log(st, "push", p, f"Player {p + 1} goes on with the Prep phase and plays "
+            f"{card_name(st, st.players[p].on_deck)}.")
+        prep_play(st, p)
 
 
 # -- end of turn and of game -------------------------------------------------------

@@ -144,13 +144,17 @@ class Game:
 
 def new_game(players: int = 2, seed: int = 0, sets: Iterable[str] = ("base",), ruleset: str = "yucata",
              catalogue: str | Path | Iterable[str | Path] | None = None, leaders: bool = False,
-             **options) -> Game:
+             finish_turn: bool = False, **options) -> Game:
     """Set up a new game.
 
     ``sets``: card sets (``base``, ``vale_of_magic``, ``twilight_garden``); ``ruleset``:
-    ``yucata`` (default) or ``english``; ``catalogue``: your own catalogue file(s) replacing
-    built-in set data; ``leaders``: play with the Twilight Garden leaders (each player first
-    chooses one of two dealt leaders, a pending decision before the first turn).
+    ``yucata`` (default), ``english`` or ``german``; ``catalogue``: your own catalogue
+    file(s) replacing built-in set data; ``leaders``: play with the Twilight Garden leaders
+    (each player first chooses one of two dealt leaders, a pending decision before the first
+    turn); ``finish_turn``: an interface option, not a rule: each turn ends with the active
+    player's explicit ``finish`` (Finish Turn, as on yucata) after sleeving and the Discard
+    abilities and before the commons are replenished and Prep reveals cards, so that an
+    undo can still take back the last sleeve (saved with the game).
     """
     from ..cards.catalogue import load_catalogue
 
@@ -165,13 +169,17 @@ def new_game(players: int = 2, seed: int = 0, sets: Iterable[str] = ("base",), r
     rs = get_ruleset(ruleset)
     if not isinstance(leaders, bool):
         raise ValueError(f"leaders must be True or False, not {leaders!r}")
+    if not isinstance(finish_turn, bool):
+        raise ValueError(f"finish_turn must be True or False, not {finish_turn!r}")
     cat = load_catalogue(tuple(sets), catalogue)
     if leaders:
         from .leaders import begin_leader_setup
         st = new_state(cat, rs, players, seed, deal_fields=False)
+        st.finish_turn = finish_turn
         begin_leader_setup(st)
     else:
         st = new_state(cat, rs, players, seed)
+        st.finish_turn = finish_turn
         start_turn(st, st.first_player)
     run(st)
     return Game(st)

@@ -1,7 +1,9 @@
 """Named rule sets: every place where the rules documents differ, as data in one place.
 
-``yucata`` is what the online implementation on yucata.de does (file 000 lists its
-deviations from the English rules); ``english`` is the printed English rulebook.
+File 000 names three variants: ``english``, the printed English rulebook; ``german``, the
+German rules (file 000's list of deviations; file 004, the German summary); and
+``yucata``, what the online implementation on yucata.de does, a mix of the two (file 000
+lists its deviations from the English rules).
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ class RuleSet:
     #: Game end is also triggered when the last level-2 vale enters the commons during a
     #: Discard phase (German rules, yucata).
     end_on_last_level2_vale: bool
-    #: Prep may be stopped early with more than 2 decay (German rules only; neither yucata
-    #: nor the English rules allow it).
+    #: Prep may be stopped early once the field and the on-deck card show more than 2 decay
+    #: symbols, growth not counted (German rules only; neither yucata nor the English rules
+    #: allow it; docs/rules-decisions.md, "Rule sets").
     prep_early_stop: bool
     #: Aether Tree may cancel decay on the on-deck card as well as on field cards (yucata's
     #: amendment); the English text says "any card in your field".
@@ -47,6 +50,16 @@ RULESETS: dict[str, RuleSet] = {
         spirit_trade=False,
         end_on_last_level2_vale=False,
         prep_early_stop=False,
+        aether_tree_on_deck=False,
+        manadew_auto_target=False,
+    ),
+    # The German rules: the three German rules file 000 names; the cards as printed (the
+    # Aether Tree amendment and Manadew Meadow's automatic target are yucata's own).
+    "german": RuleSet(
+        name="german",
+        spirit_trade=True,
+        end_on_last_level2_vale=True,
+        prep_early_stop=True,
         aether_tree_on_deck=False,
         manadew_auto_target=False,
     ),

@@ -64,7 +64,7 @@ def state_to_dict(st: State) -> dict[str, Any]:
             "purchases": [[lab(p.copy), p.target] for p in st.turn.purchases],
             "new_vales": st.turn.new_vales, "new_layers": st.turn.new_layers,
             "used": st.turn.used, "scored": st.turn.scored, "kept": st.turn.kept,
-            "upgrades": st.turn.upgrades,
+            "upgrades": st.turn.upgrades, "phase_floor": st.turn.phase_floor,
         },
         "steps": [[s.kind, s.player, _enc(st, s.data)] for s in st.steps],
         "pending": [[p.kind, p.player, _enc(st, p.data), p.private] for p in st.pending],
@@ -73,6 +73,7 @@ def state_to_dict(st: State) -> dict[str, Any]:
         "winner_override": st.winner_override,
         "extra_turns": st.extra_turns,
         "seen_leaders": st.seen_leaders,
+        "finish_turn": st.finish_turn,
         "events": [[e.kind, e.player, e.text, e.private_to, e.public_text, e.data] for e in st.events],
         "history": st.history,
     }
@@ -147,6 +148,7 @@ def _from_dict(d: dict) -> State:
         new_vales=list(t["new_vales"]), new_layers=[list(x) for x in t["new_layers"]],
         used=list(t["used"]), scored=list(t["scored"]), kept=list(t["kept"]),
         upgrades=[int(x) for x in t.get("upgrades", [])],
+        phase_floor=int(t.get("phase_floor", 0)),
     )
     return State(
         cat=cat,
@@ -184,9 +186,16 @@ def _from_dict(d: dict) -> State:
         winner_override=d["winner_override"],
         extra_turns=list(d["extra_turns"]),
         seen_leaders=[int(x) for x in d.get("seen_leaders", [])],
+        finish_turn=_flag(d.get("finish_turn", False), "finish_turn"),
         events=[Event(k, p, tx, pt, pub, dict(dt)) for k, p, tx, pt, pub, dt in d["events"]],
         history=[str(h) for h in d["history"]],
     )
+
+
+def _flag(value, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise SaveError(f"corrupt saved game: {name!r} must be true or false, not {value!r}")
+    return value
 
 
 def _check(st: State) -> None:
@@ -216,5 +225,7 @@ def _check(st: State) -> None:
     for p in st.pending:
         if p.kind not in DECISIONS:
             raise SaveError(f"corrupt saved game: unknown decision {p.kind!r}")
+    if st.turn.phase_floor < 0:
+        raise SaveError("corrupt saved game: the phase's place on the step stack is negative")
     if st.turn.phase not in ("planting", "harvest", "discard", "prep", "over"):
         raise SaveError(f"corrupt saved game: unknown phase {st.turn.phase!r}")

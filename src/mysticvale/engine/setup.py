@@ -7,12 +7,13 @@ from .card_types import SLOTS
 from .rng import Rng
 from .rulesets import RuleSet
 from .state import Player, State, Turn
-from .zones import log, net_decay, reveal
+from .zones import log, reveal, stats
 
 LEVEL1_DECK = {2: 12, 3: 15, 4: 18}   # level-1 advancements counted out per player count
 VP_POOL = {2: 23, 3: 28, 4: 33}       # VP tokens in the pool per player count
 COMMONS_PER_LEVEL = 3
 VALES_PER_LEVEL = 4
+FIELD_CURSED_LANDS = 2                # Cursed Lands in a starting field; a third is on deck
 
 
 def new_state(cat: Catalogue, ruleset: RuleSet, players: int, seed: int, *,
@@ -84,14 +85,23 @@ def new_state(cat: Catalogue, ruleset: RuleSet, players: int, seed: int, *,
 
 
 def deal_starting_fields(st: State) -> None:
-    """5. Starting fields: reveal and play until 3 decay show (two Cursed Lands in the
-    field and a third on deck).  Starting cards have no abilities and cannot spoil; a
-    leader met here is placed like any other card, its When Played ability does not act
-    (the game has not begun)."""
+    """5. Setup Fields (file 000; file 003's quick reference): turn over the on-deck card,
+    place it in the field and turn over a new one, "until you have two Cursed Lands in your
+    field and a third one on-deck".  A Cursed Land is a card showing an uncovered Cursed
+    Land; other symbols do not count (a leader with growth does not make a third Cursed
+    Land go into the field).  Starting cards have no abilities and cannot spoil; a leader
+    met here is placed like any other card, its When Played ability does not act (the game
+    has not begun).  A deck with fewer Cursed Lands (a custom catalogue) is dealt out
+    until the deck is empty."""
     for p in range(len(st.players)):
+        pl = st.players[p]
         reveal(st, p)
-        while net_decay(st, p) < 3 and st.players[p].on_deck is not None:
-            pl = st.players[p]
-            pl.field.append(pl.on_deck)
+        in_field = 0
+        while pl.on_deck is not None:
+            card = pl.on_deck
+            if in_field >= FIELD_CURSED_LANDS and stats(st, card).has_cursed_land:
+                break           # two in the field and a third on deck
+            pl.field.append(card)
+            in_field += stats(st, card).has_cursed_land
             pl.on_deck = None
             reveal(st, p)

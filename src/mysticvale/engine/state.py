@@ -86,6 +86,9 @@ class Turn:
     scored: list[int] = _f(default_factory=list)      # field cards whose VP were gained
     kept: list[int] = _f(default_factory=list)        # field cards kept for next turn
     upgrades: list[int] = _f(default_factory=list)    # leader cards upgraded this Harvest (file 003)
+    #: Height of the step stack when the current phase began: the steps above it are that
+    #: phase's work, which a spoil ends (flow.begin_phase, flow's "spoil" step).
+    phase_floor: int = 0
 
     def copy(self) -> "Turn":
         return Turn(
@@ -93,7 +96,7 @@ class Turn:
             list(self.spirit_spent), list(self.spirit_bonus), self.vale_buys, self.vale_limit,
             self.adv_buys, [Purchase(p.copy, p.target) for p in self.purchases],
             list(self.new_vales), [list(x) for x in self.new_layers], list(self.used),
-            list(self.scored), list(self.kept), list(self.upgrades),
+            list(self.scored), list(self.kept), list(self.upgrades), self.phase_floor,
         )
 
 
@@ -163,6 +166,10 @@ class State:
     #: Leader cards that have been face up (on deck, in a field, revealed): which leader
     #: they are is public from then on (determinize keeps them; engine/leaders.py).
     seen_leaders: list[int] = _f(default_factory=list)
+    #: Interface option (not a rule): the active player ends each turn with an explicit
+    #: ``finish`` (Finish Turn) after the Discard phase's decisions and before anything
+    #: hidden is revealed, so the last sleeve can still be taken back (engine/discard.py).
+    finish_turn: bool = False
     events: list[Event] = _f(default_factory=list)
     history: list[str] = _f(default_factory=list)   # notation of every action applied
     #: Results derived from this exact state (e.g. the buy options), dropped whenever the
@@ -199,6 +206,7 @@ class State:
             winner_override=list(self.winner_override) if self.winner_override is not None else None,
             extra_turns=list(self.extra_turns),
             seen_leaders=list(self.seen_leaders),
+            finish_turn=self.finish_turn,
             events=list(self.events),
             history=list(self.history),
         )

@@ -120,6 +120,17 @@ def discard_looked_at(st: State, p: int, card: int) -> None:
         private_to=p, public_text=f"Player {p + 1} discards a card from the top of the deck.")
 
 
+def discard_searched(st: State, p: int, card: int) -> None:
+    """Discard a card found by searching the face-down deck (Cleansing Rain, Lifetap Oracle);
+    other seats learn only that a card was discarded (file 000: "You may not look at any
+    cards in a deck unless an ability allows you to do so", and the ability allows only its
+    owner)."""
+    take_from_deck(st, p, card)
+    discard_card(st, p, card)
+    log(st, "ability", p, f"Player {p + 1} searches the deck and discards {card_name(st, card)}.",
+        private_to=p, public_text=f"Player {p + 1} searches the deck and discards a card.")
+
+
 # -- symbols -----------------------------------------------------------------------
 def card_decay(st: State, p: int, card: int) -> int:
     s = stats(st, card)
@@ -140,6 +151,15 @@ def net_decay(st: State, p: int) -> int:
         s = memo.get(layers[c]) or st.cat.stats(layers[c])
         total += s.aether_net if aether and c in aether else s.net
     return total
+
+
+def decay_symbols(st: State, p: int) -> int:
+    """Decay symbols showing in the field and on the on-deck card, growth not counted (the
+    German rules' count, file 004: "drei Verfall-Symbole in deinem Feld und auf deiner
+    Deckkarte")."""
+    pl = st.players[p]
+    cards = pl.field if pl.on_deck is None else pl.field + [pl.on_deck]
+    return sum(card_decay(st, p, c) for c in cards)
 
 
 _SYM_INDEX = {name: i for i, name in enumerate(SYMBOLS)}

@@ -16,7 +16,7 @@ class CreateGame(BaseModel):
     sets: list[str] = Field(["base"], min_length=1, max_length=3,
                             description="card sets: base, vale_of_magic, twilight_garden")
     leaders: bool = Field(False, description="deal leaders (Twilight Garden); 422 if the engine cannot yet")
-    ruleset: str = Field("yucata", max_length=32, description="yucata (default) or english")
+    ruleset: str = Field("yucata", max_length=32, description="yucata (default), english or german")
     bots: dict[str, str] = Field(
         default_factory=dict,
         description='seat index (as a string) -> bot name from mysticvale.bots.bot_names(), optionally with a '

@@ -13,8 +13,8 @@ from ..card_types import Ability
 from ..registry import decision, effect, passive
 from ..state import State
 from ..zones import (
-    discard_looked_at,
-    ask, card_name, discard_card, ensure_deck, log, shuffle_deck, take_from_deck,
+    discard_looked_at, discard_searched,
+    ask, card_name, discard_card, ensure_deck, log, shuffle_deck,
 )
 
 # -- passive effects (read by sleeve stats, buying and scoring) -----------------------
@@ -145,10 +145,7 @@ def _search_legal(st: State, pd) -> list[Action]:
 def _search_apply(st: State, pd, action: Action) -> None:
     p = pd.player
     if action.verb == "discard":
-        c = int(action.args[0][1:])
-        take_from_deck(st, p, c)
-        discard_card(st, p, c)
-        log(st, "ability", p, f"Player {p + 1} searches the deck and discards {card_name(st, c)}.")
+        discard_searched(st, p, int(action.args[0][1:]))
     else:
         log(st, "ability", p, f"Player {p + 1} searches the deck and discards nothing.")
     shuffle_deck(st, p)

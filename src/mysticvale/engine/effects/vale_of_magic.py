@@ -20,9 +20,8 @@ from ..card_types import Ability
 from ..registry import decision, effect, passive
 from ..state import State
 from ..zones import (
-    discard_looked_at,
-    ask, card_name, discard_card, ensure_deck, gain_vp, log, shuffle_deck, stats, take_from_deck,
-    take_top,
+    discard_looked_at, discard_searched,
+    ask, card_name, ensure_deck, gain_vp, log, shuffle_deck, stats, take_top,
 )
 from .base import _USABLE, distinct_cards
 
@@ -191,10 +190,7 @@ def _search_n_apply(st: State, pd, action: Action) -> None:
     pl = st.players[p]
     left = int(pd.data["left"])
     if action.verb == "discard":
-        c = int(action.args[0][1:])
-        take_from_deck(st, p, c)
-        discard_card(st, p, c)
-        log(st, "ability", p, f"Player {p + 1} searches the deck and discards {card_name(st, c)}.", card=c)
+        discard_searched(st, p, int(action.args[0][1:]))
         left -= 1
         if left > 0 and pl.deck:
             ask(st, "search_deck_n", p, private=sorted(pl.deck), left=left, source=pd.data.get("source", ""))
