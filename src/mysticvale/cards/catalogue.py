@@ -140,6 +140,10 @@ class _Checker:
             return {}
         out = {}
         allowed = set(fields) | {"name"}
+        if "symbols" in allowed:
+            # One symbol's own provenance ("symbols.guardian" = "rules"), when it differs
+            # from the rest of the card's symbols (a worked example forces that one only).
+            allowed |= {f"symbols.{k}" for k in SYMBOLS}
         for k, v in raw.items():
             if k not in allowed:
                 self.err(where, f"provenance given for unknown field '{k}'")

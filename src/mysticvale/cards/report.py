@@ -48,8 +48,12 @@ def tested_names() -> set[str]:
 
 
 def _prov(explicit: dict[str, str], fields: Iterable[str]) -> dict[str, str]:
-    """Provenance of each value field: as the data says, else provisional (the file rule)."""
-    return {f: explicit.get(f, "provisional") for f in fields}
+    """Provenance of each value field: as the data says, else provisional (the file rule).
+    A symbol with its own provenance (``symbols.guardian``) is listed after the fields."""
+    out = {f: explicit.get(f, "provisional") for f in fields}
+    if "symbols" in out:
+        out.update({k: v for k, v in explicit.items() if k.startswith("symbols.")})
+    return out
 
 
 def _abilities(abs_: Iterable) -> list[dict[str, Any]]:
