@@ -335,7 +335,8 @@ OTHER = "(other)"
 #: Every key of ``observe()`` the encoder knows, per part: encoded, or left out on
 #: purpose (texts and names, whose identity columns stand for them; the seat and turn
 #: player, implied by the seat rotation; the Harvest ``prices``, which the action mask and
-#: the costs imply; the turn's ``used`` abilities, which the action mask implies).  :func:`unknown_observation_keys` reports anything else, so a new
+#: the costs imply; the turn's ``used`` abilities, which the action mask implies; a card's
+#: ``note``, ``stand_in``, ``provisional`` and ``legendary``, fixed by the card's identity).  :func:`unknown_observation_keys` reports anything else, so a new
 #: observation field fails a test instead of being dropped silently.
 OBSERVATION_KEYS: dict[str, frozenset[str]] = {
     "observation": frozenset({
@@ -353,11 +354,13 @@ OBSERVATION_KEYS: dict[str, frozenset[str]] = {
     "pending": frozenset({"kind", "player", "description", "cards", "leaders", "advancement", "vale"}),
     "card": frozenset({
         "id", "name", "advancements", "covered", "mana", "growth", "decay", "vp", "curse",
-        "guardian", "spirits", "end_vp", "neg_vp", "abilities", "free_slots"}),
-    "vale": frozenset({"id", "name", "level", "cost", "end_vp", "neg_vp", "text", "set", "bought_this_turn"}),
+        "guardian", "spirits", "end_vp", "neg_vp", "abilities", "free_slots",
+        "notes", "stand_ins", "provisional"}),
+    "vale": frozenset({"id", "name", "level", "cost", "end_vp", "neg_vp", "text", "set", "bought_this_turn",
+                       "note", "stand_in", "provisional"}),
     "advancement": frozenset({
         "label", "name", "level", "cost", "slots", "symbols", "end_vp", "neg_vp", "eclipse",
-        "longwise", "text", "set"}),
+        "longwise", "text", "set", "legendary", "note", "stand_in", "provisional"}),
 }
 
 

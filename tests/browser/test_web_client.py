@@ -392,3 +392,29 @@ def test_phone_width_has_no_horizontal_scrolling(browser, server, shot_dir, wher
         assert width <= inner, f"the {where} scrolls sideways at 375 px: {width} > {inner}"
     finally:
         ctx.close()
+
+
+def test_cards_partly_ours_carry_a_marker_that_explains_itself(page, server):
+    """A dagger after the name of a stand-in or a card with a note; its tooltip is the note
+    (docs/catalogue.md).  The card's text itself reads like a printed card."""
+    import mysticvale as mv
+
+    game = create_game(server, seed=5)
+    open_seat(page, server, game)
+    page.wait_for_function(MY_TURN)
+    obs = mv.new_game(players=2, seed=5).observe(0)
+    commons = [c for row in obs["commons"].values() for c in row if c]
+    marked = [c["name"] for c in commons if c["note"] or c["stand_in"]]
+    shown = page.eval_on_selector_all(
+        ".adv:not(.soil) .adv-name", "els => els.map(e => [e.childNodes[0].textContent, e.querySelector('.ours') ? "
+        "e.querySelector('.ours').title : null])")
+    assert sorted(n for n, _ in shown) == sorted(c["name"] for c in commons)
+    assert sorted(n for n, title in shown if title) == sorted(marked)
+    for name, title in shown:
+        if title:
+            note = next(c["note"] for c in commons if c["name"] == name)
+            assert note and note in title
+    # Every base vale is marked (generic, or no source gives its text), with its note.
+    titles = page.eval_on_selector_all(".vale .vale-name .ours", "els => els.map(e => e.title)")
+    assert len(titles) == sum(1 for row in obs["vale_rows"].values() for v in row if v)
+    assert all(t for t in titles)

@@ -115,7 +115,8 @@ def test_the_board_shows_every_players_tokens_and_vales(obs):
     other["vp_tokens"], other["curse_tokens"], other["mana_token_active"] = 9, 2, False
     other["vales"] = [dict(obs["vale_rows"]["1"][0], bought_this_turn=True)]
     out = text_of(render.board(obs))
-    name = obs["vale_rows"]["1"][0]["name"]
+    vale = obs["vale_rows"]["1"][0]
+    name = vale["name"] + (f" {render.MARK}" if vale["note"] or vale["stand_in"] else "")
     assert f"Player {other['seat'] + 1}'s vales: {name} (3 VP) *just bought*" in out
     row = next(line for line in out.splitlines() if line.startswith(f"│ Player {other['seat'] + 1}"))
     cells = [c.strip() for c in row.strip("│").split("│")]
@@ -158,3 +159,27 @@ def test_the_log_view_shows_only_the_latest_entries_when_limited():
     entries = [{"index": i, "kind": "x", "player": 0, "text": f"event {i}"} for i in range(10)]
     out = text_of(render.log_view(entries, limit=3))
     assert "7 earlier events" in out and "event 9" in out and "event 6" not in out
+
+
+def test_cards_partly_ours_are_marked_and_their_notes_shown(obs):
+    """A dagger after a stand-in's or noted card's name; the note beside the table and in
+    the deck view; a card as its sources give it carries neither."""
+    commons = [c for row in obs["commons"].values() for c in row if c]
+    marked = [c for c in commons if c["note"] or c["stand_in"]]
+    plain = [c for c in commons if not (c["note"] or c["stand_in"])]
+    assert marked and plain, [c["name"] for c in commons]
+    out = text_of(render.commons_table(obs), width=400)
+    for c in marked:
+        assert f"{c['name']} {render.MARK}" in out
+        assert c["note"] in out.replace("\n", " ")
+    for c in plain:
+        assert f"{c['name']} {render.MARK}" not in out
+    # A card of the deck with a stand-in advancement: marked, and the note is in the deck view.
+    seat = obs["viewer"]
+    card = obs["players"][seat]["deck"][0]
+    card.update(name="Cursed Land + Dawnsinger", notes={"Dawnsinger": "This ability is ours."},
+                stand_ins=["Dawnsinger"])
+    deck = text_of(render.deck_view(obs, seat), width=200)
+    assert f"Cursed Land + Dawnsinger {render.MARK}" in deck
+    assert f"{render.MARK} Dawnsinger: This ability is ours." in deck
+    assert f"Blank {render.MARK}" not in deck

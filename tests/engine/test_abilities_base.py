@@ -143,6 +143,21 @@ def test_grovetender_one_mana_per_guardian_on_its_card():
     assert st.cat.stats(two).get("mana") == 2 + 1
 
 
+def test_grovetender_example_of_file_000_with_stag():
+    """File 000: "if Grovetender and Stag were sleeved together on the same card,
+    Grovetender would be considered to have 2 [mana]" (docs/rules-decisions.md, base 19)."""
+    sc = Scenario()
+    st = sc.state
+    stag = st.cat.stats(sc.layers([CL, "Stag"]))
+    both = st.cat.stats(sc.layers([CL, "Stag", "Grovetender"]))
+    assert both.get("mana") - stag.get("mana") == 2
+    # The same with Grovetender sleeved first, and on a blank card.
+    assert st.cat.stats(sc.layers(["Grovetender", "Stag"])).get("mana") == 2 + 2
+    # Alone, Grovetender has 1 mana (its own guardian); Gaia's Chosen does not count guardians,
+    # so its two examples with Stag are unchanged (test_gaias_chosen_examples_of_file_000).
+    assert st.cat.stats(sc.layers(["Grovetender"])).get("mana") == 1
+
+
 @exercises("Lifebringer Seed")
 def test_lifebringer_seed_removes_all_decay_everywhere():
     sc = Scenario()

@@ -47,8 +47,11 @@ def test_the_report_lists_every_leader_with_provenance_implemented_and_tested():
     assert by["Sorcel"]["provenance"]["start.ability"] == "rules"
     assert by["Sorcel"]["provenance"]["upgrade_cost"] == "provisional"
     for name in ("Boeglebee", "Truffta", "Wayalieh"):
-        assert by[name]["provisional_leader"] and by[name]["provenance"]["start.ability"] == "provisional"
-        assert by[name]["sides"]["start"]["text"].startswith("PROVISIONAL")
+        assert by[name]["stand_in"] and by[name]["provenance"]["start.ability"] == "provisional"
+        # The card reads like a printed card; where it comes from is the note.
+        assert by[name]["sides"]["start"]["text"].startswith(("Harvest: ", "When Played: "))
+        assert "no text" in by[name]["note"] and not by[name]["sides"]["start"]["text"].startswith("PROVISIONAL")
+    assert not by["Sorcel"]["stand_in"] and by["Sorcel"]["note"] == ""
 
 
 def test_every_provisional_cost_follows_the_cost_model():

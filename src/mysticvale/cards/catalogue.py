@@ -9,8 +9,9 @@ syntax errors), and a file with any problem is refused; nothing is half-loaded.
 
 from __future__ import annotations
 
+import re
 import tomllib
-from dataclasses import dataclass, field as _field
+from dataclasses import dataclass, field as _field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
@@ -27,19 +28,31 @@ from ..errors import CatalogueError
 KNOWN_SETS: tuple[str, ...] = ("base", "vale_of_magic", "twilight_garden")
 _ADV_FIELDS = {
     "name", "kind", "level", "cost", "symbols", "end_vp", "neg_vp", "copies", "abilities",
-    "eclipse", "longwise", "generic", "text", "source", "provenance", "ability_value",
+    "eclipse", "longwise", "generic", "text", "note", "stand_in", "source", "provenance",
+    "ability_value",
 }
 _VALE_FIELDS = {
-    "name", "level", "cost", "end_vp", "neg_vp", "copies", "abilities", "generic", "text",
-    "source", "provenance",
+    "name", "level", "cost", "end_vp", "neg_vp", "copies", "abilities", "generic", "text", "note",
+    "stand_in", "source", "provenance",
 }
-_START_FIELDS = {"name", "per_deck", "slot", "symbols", "text", "source", "provenance"}
+_START_FIELDS = {"name", "per_deck", "slot", "symbols", "text", "note", "source", "provenance"}
 _VALUE_FIELDS_ADV = ("level", "cost", "symbols", "end_vp", "neg_vp", "copies", "ability",
                      "eclipse", "longwise", "slot", "per_deck")
 _VALUE_FIELDS_VALE = ("level", "cost", "end_vp", "neg_vp", "copies", "ability")
-_LEADER_FIELDS = {"name", "title", "upgrade_cost", "start", "upgraded", "text", "source", "provenance",
-                  "provisional"}
-_PART_FIELDS = {"slots", "symbols", "end_vp", "neg_vp", "abilities", "coverable", "text", "provenance"}
+_LEADER_FIELDS = {"name", "title", "upgrade_cost", "start", "upgraded", "text", "note", "stand_in",
+                  "source", "provenance", "provisional"}
+_PART_FIELDS = {"slots", "symbols", "end_vp", "neg_vp", "abilities", "coverable", "text", "note",
+                "provenance"}
+
+#: Words that say where a value comes from.  A card's ``text`` is what a player reads on
+#: the printed card, so such words belong in its ``note`` and the loader refuses them in
+#: a ``text`` (docs/catalogue.md).
+PROVENANCE_WORDS = re.compile(
+    r"\b(provisional|file \d+|rules? documents?|rulebook|our (?:choice|reading|invention|own|text)"
+    r"|(?:this|the) ability is ours|not a printed|stand-?ins?|gives no text|no text|named in"
+    r"|text ignored|cost model|public source|catalogue)\b", re.IGNORECASE)
+#: The note of a generic card that does not give its own.
+GENERIC_NOTE = "Not a printed card: a generic card that fills the set to its printed number of card types."
 _VALUE_FIELDS_LEADER = ("upgrade_cost", "title")
 _VALUE_FIELDS_PART = ("slots", "symbols", "end_vp", "neg_vp", "ability", "coverable")
 
@@ -54,6 +67,7 @@ class StartingCard:
     symbols: tuple[int, ...]
     provenance: dict[str, str]
     text: str = ""
+    note: str = ""
 
 
 @dataclass
@@ -118,6 +132,29 @@ class _Checker:
             return ""
         return v
 
+    def text_field(self, where: str, card: dict, key: str = "text") -> str:
+        """A card text: what a player reads, so no word about where a value comes from."""
+        v = self.str_field(where, card, key)
+        m = PROVENANCE_WORDS.search(v)
+        if m:
+            self.err(where, f"'{key}' is what players read on the card, but it says where a value comes "
+                            f"from ({m.group(0)!r}): move that into 'note'")
+        return v
+
+    def stand_in(self, where: str, card: dict, generic: bool, abilities: tuple[Ability, ...],
+                 prov: dict[str, str], old_key: str | None = None) -> bool:
+        """``stand_in``: as the file says; otherwise true for a generic card and for one whose
+        ability is provisional (its printed text is unknown, the ability is ours)."""
+        keys = [k for k in ("stand_in", old_key) if k and k in card]
+        values = [self.bool_field(where, card, k) for k in keys]
+        if len(set(values)) > 1:
+            self.err(where, f"'stand_in' and '{old_key}' disagree (they mean the same)")
+        if values:
+            if generic and not values[0]:
+                self.err(where, "a generic card is not a printed card: it cannot have 'stand_in = false'")
+            return values[0] or generic
+        return generic or (bool(abilities) and prov.get("ability", "provisional") == "provisional")
+
     def symbols(self, where: str, card: dict) -> tuple[int, ...]:
         raw = card.get("symbols", {})
         if not isinstance(raw, dict):
@@ -140,6 +177,10 @@ class _Checker:
             return {}
         out = {}
         allowed = set(fields) | {"name"}
+        if "symbols" in allowed:
+            # One symbol's own provenance ("symbols.guardian" = "rules"), when it differs
+            # from the rest of the card's symbols (a worked example forces that one only).
+            allowed |= {f"symbols.{k}" for k in SYMBOLS}
         for k, v in raw.items():
             if k not in allowed:
                 self.err(where, f"provenance given for unknown field '{k}'")
@@ -183,7 +224,7 @@ class _Checker:
             if not isinstance(optional, bool):
                 self.err(w, "'optional' must be true or false")
                 optional = False
-            out.append(Ability(trig, eff, params, optional, str(a.get("text", ""))))
+            out.append(Ability(trig, eff, params, optional, self.text_field(w, a)))
         return tuple(out)
 
 
@@ -227,8 +268,8 @@ def parse_set(text: str, source: str) -> SetData:
             chk.err(where, f"'slot' must be one of {', '.join(SLOTS)}, not {slot!r}")
         starting.append(StartingCard(
             name=str(name), per_deck=chk.int_field(where, card, "per_deck", hi=20), slot=slot,
-            symbols=chk.symbols(where, card), text=chk.str_field(where, card, "text"),
-            provenance=chk.provenance(where, card, _VALUE_FIELDS_ADV),
+            symbols=chk.symbols(where, card), text=chk.text_field(where, card),
+            provenance=chk.provenance(where, card, _VALUE_FIELDS_ADV), note=chk.str_field(where, card, "note"),
         ))
     if starting and sum(s.per_deck for s in starting) != 20:
         chk.err("starting cards", f"a player's deck must have 20 cards, these give {sum(s.per_deck for s in starting)}")
@@ -264,19 +305,23 @@ def parse_set(text: str, source: str) -> SetData:
         if not isinstance(ability_value, (int, float)) or isinstance(ability_value, bool):
             chk.err(where, f"'ability_value' must be a number, not {ability_value!r}")
         prov = chk.provenance(where, card, _VALUE_FIELDS_ADV)
+        abilities = chk.abilities(where, card)
+        generic = chk.bool_field(where, card, "generic")
         advs.append(AdvancementType(
             name=str(name), set=set_id, kind=kind, level=level,
             cost=chk.int_field(where, card, "cost", hi=99),
             symbols=chk.symbols(where, card),
             end_vp=chk.int_field(where, card, "end_vp", default=0, hi=99),
             neg_vp=chk.int_field(where, card, "neg_vp", default=0, hi=999),
-            copies=tuple(copies), abilities=chk.abilities(where, card),
+            copies=tuple(copies), abilities=abilities,
             eclipse=chk.bool_field(where, card, "eclipse"),
             longwise=chk.bool_field(where, card, "longwise"),
-            generic=chk.bool_field(where, card, "generic"),
-            text=chk.str_field(where, card, "text"),
+            generic=generic,
+            text=chk.text_field(where, card),
             provenance={**prov, "_source": str(card.get("source", "")),
                         "_ability_value": str(ability_value)},
+            note=chk.str_field(where, card, "note") or (GENERIC_NOTE if generic else ""),
+            stand_in=chk.stand_in(where, card, generic, abilities, prov),
         ))
 
     vales: list[ValeType] = []
@@ -303,15 +348,19 @@ def parse_set(text: str, source: str) -> SetData:
                          for k in ("animal", "forest", "sky", "any"))  # type: ignore[assignment]
             if sum(cost) == 0:
                 chk.err(where, "a vale must cost at least one spirit symbol")
+        prov = chk.provenance(where, card, _VALUE_FIELDS_VALE)
+        abilities = chk.abilities(where, card)
+        generic = chk.bool_field(where, card, "generic")
         vales.append(ValeType(
             name=str(name), set=set_id, level=chk.int_field(where, card, "level", lo=1, hi=2),
             cost=cost, end_vp=chk.int_field(where, card, "end_vp", default=0, hi=99),
             neg_vp=chk.int_field(where, card, "neg_vp", default=0, hi=99),
             copies=chk.int_field(where, card, "copies", default=1, lo=1, hi=9),
-            abilities=chk.abilities(where, card), generic=chk.bool_field(where, card, "generic"),
-            text=chk.str_field(where, card, "text"),
-            provenance={**chk.provenance(where, card, _VALUE_FIELDS_VALE),
-                        "_source": str(card.get("source", ""))},
+            abilities=abilities, generic=generic,
+            text=chk.text_field(where, card),
+            provenance={**prov, "_source": str(card.get("source", ""))},
+            note=chk.str_field(where, card, "note") or (GENERIC_NOTE if generic else ""),
+            stand_in=chk.stand_in(where, card, generic, abilities, prov),
         ))
     leaders, parts = _parse_leaders(chk, raw.get("leader", []), set_id, names)
     if chk.problems:
@@ -346,6 +395,8 @@ def _parse_leaders(chk: _Checker, raw: Any, set_id: str, names: set[str]
             chk.err(where, "the name is used twice")
         names.add(str(name))
         sides: dict[str, list[str]] = {}
+        leader_note = chk.str_field(where, card, "note")
+        first_part = len(parts)
         for side in ("start", "upgraded"):
             rows = card.get(side)
             if not isinstance(rows, list) or not rows:
@@ -379,18 +430,27 @@ def _parse_leaders(chk: _Checker, raw: Any, set_id: str, names: set[str]
                     copies=(tuple(x for x in SLOTS if x in slots),),
                     abilities=chk.abilities(w, part),
                     eclipse=chk.bool_field(w, part, "coverable"),
-                    text=chk.str_field(w, part, "text"),
+                    text=chk.text_field(w, part),
                     provenance={**chk.provenance(w, part, _VALUE_FIELDS_PART),
                                 "_source": str(card.get("source", ""))},
+                    note=chk.str_field(w, part, "note") or leader_note,
                 ))
+        # A leader whose abilities are ours (no rules text) is a stand-in; ``provisional``
+        # is the older name of ``stand_in`` in catalogue files.
+        own = parts[first_part:]
+        derived = any(t.abilities and t.provenance.get("ability", "provisional") == "provisional" for t in own)
+        stand_in = chk.stand_in(where, card, False, (), {}, old_key="provisional") \
+            if "stand_in" in card or "provisional" in card else derived
+        parts[first_part:] = [replace(t, stand_in=stand_in) for t in own]
         leaders.append(LeaderType(
             name=str(name), title=chk.str_field(where, card, "title"), set=set_id,
             upgrade_cost=chk.int_field(where, card, "upgrade_cost", hi=99),
             start=tuple(sides.get("start", [])), upgraded=tuple(sides.get("upgraded", [])),
-            slug=leader_slug(str(name)), provisional=chk.bool_field(where, card, "provisional"),
-            text=chk.str_field(where, card, "text"),
+            slug=leader_slug(str(name)), stand_in=stand_in,
+            text=chk.text_field(where, card),
             provenance={**chk.provenance(where, card, _VALUE_FIELDS_LEADER),
                         "_source": str(card.get("source", ""))},
+            note=leader_note,
         ))
     return leaders, parts
 
@@ -504,6 +564,7 @@ def build_catalogue(sets: tuple[str, ...], data: dict[str, SetData], custom: dic
             advs[st.name] = AdvancementType(
                 name=st.name, set="base", kind="starting", level=0, cost=0, symbols=st.symbols,
                 end_vp=0, neg_vp=0, copies=((st.slot,),), text=st.text, provenance=st.provenance,
+                note=st.note,
             )
     if not any(t.kind == "fertile_soil" for t in advs.values()):
         problems.append("the base data has no Fertile Soil advancement")

@@ -48,8 +48,12 @@ def tested_names() -> set[str]:
 
 
 def _prov(explicit: dict[str, str], fields: Iterable[str]) -> dict[str, str]:
-    """Provenance of each value field: as the data says, else provisional (the file rule)."""
-    return {f: explicit.get(f, "provisional") for f in fields}
+    """Provenance of each value field: as the data says, else provisional (the file rule).
+    A symbol with its own provenance (``symbols.guardian``) is listed after the fields."""
+    out = {f: explicit.get(f, "provisional") for f in fields}
+    if "symbols" in out:
+        out.update({k: v for k, v in explicit.items() if k.startswith("symbols.")})
+    return out
 
 
 def _abilities(abs_: Iterable) -> list[dict[str, Any]]:
@@ -76,36 +80,35 @@ def set_rows(sd: SetData, tested: set[str] | None = None) -> list[dict[str, Any]
             "name": s.name, "set": sd.id, "kind": "starting", "level": 0, "copies": s.per_deck,
             "copies_note": "per player deck", "slots": [s.slot] if s.slot else [],
             "cost": None, "symbols": {k: v for k, v in zip(SYMBOLS, s.symbols) if v},
-            "end_vp": 0, "neg_vp": 0, "abilities": [], "text": s.text, "generic": False,
+            "end_vp": 0, "neg_vp": 0, "abilities": [], "text": s.text, "note": s.note,
+            "generic": False, "stand_in": False,
             "source": "", "provenance": _prov(s.provenance, fields),
             "implemented": True, "tested": True,
         })
     for t in sd.advancements:
-        fields = ["level", "cost", "symbols", "copies", "end_vp", "neg_vp"]
-        if t.abilities:
-            fields.append("ability")
-        fields += [f for f in ("eclipse", "longwise") if getattr(t, f)]
         explicit = {k: v for k, v in t.provenance.items() if not k.startswith("_")}
         rows.append({
             "name": t.name, "set": sd.id, "kind": "advancement", "level": t.level,
             "fertile_soil": t.kind == "fertile_soil", "copies": len(t.copies),
-            "slots": ["+".join(c) for c in t.copies], "cost": t.cost,
+            "slots": ["+".join(c) for c in t.copies], "legendary": t.legendary,
+            "eclipse": t.eclipse, "longwise": t.longwise, "cost": t.cost,
             "symbols": {k: v for k, v in zip(SYMBOLS, t.symbols) if v},
             "end_vp": t.end_vp, "neg_vp": t.neg_vp, "abilities": _abilities(t.abilities),
-            "text": t.text, "generic": t.generic, "source": t.provenance.get("_source", ""),
-            "provenance": _prov(explicit, fields),
+            "text": t.text, "note": t.note, "generic": t.generic, "stand_in": t.stand_in,
+            "source": t.provenance.get("_source", ""),
+            "provenance": _prov(explicit, t.value_fields()),
             "implemented": _implemented(t.text, t.abilities),
             "tested": not t.abilities or t.name in tested,
         })
     for v in sd.vales:
-        fields = ["level", "cost", "end_vp", "neg_vp", "copies"] + (["ability"] if v.abilities else [])
         explicit = {k: x for k, x in v.provenance.items() if not k.startswith("_")}
         rows.append({
             "name": v.name, "set": sd.id, "kind": "vale", "level": v.level, "copies": v.copies,
             "slots": [], "cost": dict(zip(("animal", "forest", "sky", "any"), v.cost)),
             "symbols": {}, "end_vp": v.end_vp, "neg_vp": v.neg_vp, "abilities": _abilities(v.abilities),
-            "text": v.text, "generic": v.generic, "source": v.provenance.get("_source", ""),
-            "provenance": _prov(explicit, fields),
+            "text": v.text, "note": v.note, "generic": v.generic, "stand_in": v.stand_in,
+            "source": v.provenance.get("_source", ""),
+            "provenance": _prov(explicit, v.value_fields()),
             "implemented": _implemented(v.text, v.abilities),
             "tested": not v.abilities or v.name in tested,
         })
@@ -131,6 +134,7 @@ def _leader_row(sd: SetData, ld, tested: set[str]) -> dict[str, Any]:
             "symbols": {k: v for k, v in zip(SYMBOLS, sym) if v},
             "end_vp": sum(t.end_vp for t in ts), "neg_vp": sum(t.neg_vp for t in ts),
             "abilities": _abilities(abs_), "text": " ".join(t.text for t in ts if t.text),
+            "note": " ".join(dict.fromkeys(t.note for t in ts if t.note)),
             "parts": [{"name": t.name, "slots": list(t.copies[0]), "coverable": t.eclipse} for t in ts],
         }
         abilities += [dict(a, side=side) for a in _abilities(abs_)]
@@ -146,7 +150,9 @@ def _leader_row(sd: SetData, ld, tested: set[str]) -> dict[str, Any]:
         "slots": [], "cost": ld.upgrade_cost, "cost_note": "upgrade cost",
         "symbols": sides["start"]["symbols"], "end_vp": sides["start"]["end_vp"],
         "neg_vp": sides["start"]["neg_vp"], "abilities": abilities, "sides": sides,
-        "text": ld.text or sides["start"]["text"], "generic": False, "provisional_leader": ld.provisional,
+        "text": ld.text or sides["start"]["text"],
+        "note": ld.note or " ".join(dict.fromkeys(sd_["note"] for sd_ in sides.values() if sd_["note"])),
+        "generic": False, "stand_in": ld.stand_in, "provisional_leader": ld.stand_in,
         "source": ld.provenance.get("_source", ""), "provenance": prov,
         "implemented": bool(abilities) and all(
             a["effect"] in EFFECTS and a["trigger"] in EFFECTS[a["effect"]].triggers for a in abilities),

@@ -15,7 +15,9 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from ..cards.report import (
     available_sets, catalogue_rows, check_file, component_report, cost_text, set_rows, slots_text,
@@ -23,6 +25,8 @@ from ..cards.report import (
 from ..cards.catalogue import builtin_set
 
 _PROV_STYLE = {"rules": "green", "public": "cyan", "provisional": "yellow"}
+#: After the name of a card with a note or a stand-in (the terminal's board uses the same).
+MARK = " †"
 
 
 def _prov_text(prov: dict[str, str]) -> str:
@@ -44,12 +48,34 @@ def _card_table(rows: list[dict]) -> Table:
         if r["neg_vp"]:
             sym += f" -{r['neg_vp']} VP"
         ability = ", ".join(f"{a['trigger']}: {a['effect']}" for a in r["abilities"])
-        name = f"[dim]{r['name']}[/dim]" if r["generic"] else r["name"]
+        name = escape(r["name"]) + (MARK if marked(r) else "")
+        name = f"[dim]{name}[/dim]" if r["generic"] else name
         table.add_row(name, r["set"], r["kind"] + (" (soil)" if r.get("fertile_soil") else ""),
                       str(r["level"]), cost_text(r), slots_text(r), sym.strip() or "-", ability or "-",
                       _prov_text(r["provenance"]), "yes" if r["implemented"] else "[red]no[/red]",
                       "yes" if r["tested"] else "[red]no[/red]")
     return table
+
+
+def marked(row: dict) -> bool:
+    """A card gets the marker when something a player reads on it is ours: it is a
+    stand-in, or it has a note saying what of it is ours."""
+    return bool(row.get("stand_in") or row.get("note"))
+
+
+def _notes(rows: list[dict]) -> Text:
+    """The marked cards' notes under the table, one paragraph per distinct note."""
+    by_note: dict[str, list[str]] = {}
+    for r in rows:
+        if marked(r):
+            by_note.setdefault(r.get("note") or "A stand-in for a printed card.", []).append(r["name"])
+    out = Text()
+    for note, names in by_note.items():
+        if out:
+            out.append("\n")
+        out.append(f"{MARK.strip()} {', '.join(names)}: ", style="bold")
+        out.append(note)
+    return out
 
 
 def _report_table(rows: list[dict]) -> Table:
@@ -115,3 +141,6 @@ def command(
         console.print(_report_table(rows))
     else:
         console.print(_card_table(rows))
+        notes = _notes(rows)
+        if notes:
+            console.print(notes)

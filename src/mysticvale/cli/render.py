@@ -65,6 +65,63 @@ def player_name(seat: int | None) -> str:
     return "-" if seat is None else f"Player {seat + 1}"
 
 
+# -- the marker of cards that are partly ours ----------------------------------------
+#: After the name of a card something of which is ours (docs/catalogue.md): a stand-in,
+#: or a card whose note says what of it is ours.  The note is shown beside the view.
+MARK = "†"
+
+
+def marked(view: dict[str, Any]) -> bool:
+    """Does this advancement, vale or card view carry the marker?"""
+    return bool(view.get("stand_in") or view.get("note") or view.get("notes") or view.get("stand_ins"))
+
+
+def _named(name: str, view: dict[str, Any], style: str = "") -> Text:
+    """A card's name, with the marker when it has one."""
+    t = Text(name, style=style)
+    if marked(view):
+        t.append(f" {MARK}", style="dim")
+    return t
+
+
+def view_notes(view: dict[str, Any]) -> list[tuple[str, str]]:
+    """(name, note) of what is ours on a view: its own note, or each advancement's on a card."""
+    if "notes" in view or "stand_ins" in view:
+        notes = dict(view.get("notes") or {})
+        for name in view.get("stand_ins") or ():
+            notes.setdefault(name, "")
+        return [(n, note or "A stand-in for a printed card.") for n, note in notes.items()]
+    if marked(view):
+        return [(view["name"], view.get("note") or "A stand-in for a printed card.")]
+    return []
+
+
+def notes_text(views: Iterable[dict[str, Any]]) -> Text:
+    """The notes of the marked views, one line per distinct note (``† A, B: note``)."""
+    by_note: dict[str, list[str]] = {}
+    for v in views:
+        for name, note in view_notes(v):
+            names = by_note.setdefault(note, [])
+            if name not in names:
+                names.append(name)
+    out = Text()
+    for note, names in by_note.items():
+        if out:
+            out.append("\n")
+        out.append(f"{MARK} {', '.join(names)}: ", style="dim bold")
+        out.append(note, style="dim")
+    return out
+
+
+def _caption(first: str, views: Iterable[dict[str, Any]]) -> Text:
+    t = Text(first)
+    notes = notes_text(views)
+    if notes:
+        t.append("\n")
+        t.append_text(notes)
+    return t
+
+
 # -- symbols -------------------------------------------------------------------------
 def card_symbols(card: dict[str, Any]) -> dict[str, int]:
     """The symbols showing on a field/deck card (``card_view``), only those present."""
@@ -137,9 +194,10 @@ def commons_table(obs: dict[str, Any]) -> Table:
     """The commons: three advancements per level with cost, slot, symbols and text, and
     Fertile Soil."""
     decks = obs["advancement_decks"]
+    shown = [c for level in ("1", "2", "3") for c in obs["commons"][level] if c is not None]
     tab = Table(title="Commons (advancements)", title_justify="left", expand=True, show_lines=False,
-                caption="advancement decks left: " + ", ".join(f"level {lv} {decks.get(lv, 0)}"
-                                                               for lv in ("1", "2", "3")),
+                caption=_caption("advancement decks left: " + ", ".join(
+                    f"level {lv} {decks.get(lv, 0)}" for lv in ("1", "2", "3")), shown),
                 caption_justify="left")
     tab.add_column("buy", style="bold", no_wrap=True)
     tab.add_column("advancement", ratio=3)
@@ -155,9 +213,11 @@ def commons_table(obs: dict[str, Any]) -> Table:
                 tab.add_row(f"{level}.{i}", Text("(empty)", style="dim"), "", "", "", "", "",
                             end_section=i == len(row))
                 continue
-            name = Text(c["name"])
+            name = _named(c["name"], c)
             if c.get("eclipse"):
                 name.append(" (eclipse)", style="dim")
+            if c.get("legendary"):
+                name.append(" (legendary)", style="dim")
             tab.add_row(f"{level}.{i}", name, "/".join(c["slots"]), str(c["cost"]),
                         symbols_text(c["symbols"]), _vp_text(c.get("end_vp", 0), c.get("neg_vp", 0)),
                         c.get("text") or "", end_section=i == len(row))
@@ -170,8 +230,10 @@ def commons_table(obs: dict[str, Any]) -> Table:
 
 def vales_table(obs: dict[str, Any]) -> Table:
     """The two vale rows with spirit costs and VP."""
+    shown = [v for level in ("1", "2") for v in obs["vale_rows"][level] if v is not None]
     tab = Table(title="Vale cards", title_justify="left", expand=True, caption_justify="left",
-                caption=f"vale decks left: level 1 {obs['vale_decks']['1']}, level 2 {obs['vale_decks']['2']}")
+                caption=_caption(f"vale decks left: level 1 {obs['vale_decks']['1']}, "
+                                 f"level 2 {obs['vale_decks']['2']}", shown))
     tab.add_column("buy", style="bold", no_wrap=True)
     tab.add_column("vale", ratio=3)
     tab.add_column("spirit cost", ratio=2)
@@ -184,7 +246,7 @@ def vales_table(obs: dict[str, Any]) -> Table:
             if v is None:
                 tab.add_row(f"vale {level}.{i}", Text("(empty)", style="dim"), "", "", "", end_section=last)
                 continue
-            tab.add_row(f"vale {level}.{i}", v["name"], vale_cost_text(v["cost"]),
+            tab.add_row(f"vale {level}.{i}", _named(v["name"], v), vale_cost_text(v["cost"]),
                         _vp_text(v["end_vp"], v["neg_vp"]), v.get("text") or "", end_section=last)
     return tab
 
@@ -230,7 +292,7 @@ def players_table(obs: dict[str, Any]) -> Group:
             for i, v in enumerate(p["vales"]):
                 if i:
                     lines.append(", ")
-                lines.append(f"{v['name']} ({v['end_vp'] - v['neg_vp']} VP)")
+                lines.append(f"{v['name']}{' ' + MARK if marked(v) else ''} ({v['end_vp'] - v['neg_vp']} VP)")
                 if v.get("bought_this_turn"):
                     lines.append(" *just bought*", style="bold yellow")
     return Group(tab, lines) if lines else Group(tab)
@@ -245,7 +307,10 @@ def field_table(obs: dict[str, Any], seat: int) -> Table:
     """A player's field, left to right, and the on-deck card last."""
     p = obs["players"][seat]
     who = "Your field" if seat == obs.get("viewer") else f"{player_name(seat)}'s field"
-    tab = Table(title=f"{who} (left to right) and on-deck card", title_justify="left", expand=True)
+    shown = list(p["field"]) + ([p["on_deck"]] if p.get("on_deck") else []) + list(p.get("aside") or ())
+    notes = notes_text(shown)
+    tab = Table(title=f"{who} (left to right) and on-deck card", title_justify="left", expand=True,
+                caption=notes if notes else None, caption_justify="left")
     tab.add_column("", no_wrap=True)
     tab.add_column("card", ratio=3)
     tab.add_column("symbols", ratio=3)
@@ -269,17 +334,20 @@ def field_table(obs: dict[str, Any], seat: int) -> Table:
 
 def _card_cell(c: dict[str, Any]) -> Text:
     t = Text(f"#{c['id']} ", style="dim")
-    t.append(c["name"], style="bold")
+    t.append_text(_named(c["name"], c, style="bold"))
     if c.get("free_slots") is not None and len(c["free_slots"]) < 3:
         free = ", ".join(c["free_slots"]) or "none"
         t.append(f"\nfree: {free}", style="dim")
     return t
 
 
-def _abilities(c: dict[str, Any]) -> Text:
-    if not c.get("abilities"):
-        return Text("-", style="dim")
-    return Text("\n".join(c["abilities"]))
+def _abilities(c: dict[str, Any], *, notes: bool = False) -> Text:
+    """A card's ability texts; with ``notes``, the notes of what on it is ours after them."""
+    t = Text("\n".join(c["abilities"])) if c.get("abilities") else Text("-", style="dim")
+    if notes and marked(c):
+        t.append("\n")
+        t.append_text(notes_text([c]))
+    return t
 
 
 def spoil_outlook(obs: dict[str, Any], seat: int) -> Text:
@@ -359,12 +427,16 @@ def pending_panel(obs: dict[str, Any]) -> RenderableType | None:
         body.append("\nLeaders to choose from: " + ", ".join(str(x) for x in pd["leaders"]))
     if pd.get("advancement"):
         a = pd["advancement"]
-        body.append(f"\nAdvancement you look at: {a['name']} (level {a['level']}, {a['cost']} mana, "
+        body.append(f"\nAdvancement you look at: {a['name']}{' ' + MARK if marked(a) else ''} (level {a['level']}, {a['cost']} mana, "
                     f"{'/'.join(a['slots'])} slot)" + (f": {a['text']}" if a.get("text") else ""))
     if pd.get("vale"):
         v = pd["vale"]
-        body.append(f"\nVale you look at: {v['name']} ({vale_cost_text(v['cost']).plain}, "
+        body.append(f"\nVale you look at: {v['name']}{' ' + MARK if marked(v) else ''} ({vale_cost_text(v['cost']).plain}, "
                     f"{v['end_vp'] - v['neg_vp']} VP)" + (f": {v['text']}" if v.get("text") else ""))
+    shown = [x for x in (pd.get("advancement"), pd.get("vale")) if x]
+    if any(marked(x) for x in shown):
+        body.append("\n")
+        body.append_text(notes_text(shown))
     return Panel(body, title="Decision", title_align="left", border_style="yellow")
 
 
@@ -587,7 +659,9 @@ def deck_view(obs: dict[str, Any], seat: int) -> RenderableType:
     for (_name, _sym, _ab), cs in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0][0])):
         c = cs[0]
         ids = ", ".join(f"#{x['id']}" for x in cs)
-        tab.add_row(str(len(cs)), Text(f"{c['name']}\n{ids}"), symbols_text(card_symbols(c)), _abilities(c))
+        name = _named(c["name"], c)
+        name.append(f"\n{ids}")
+        tab.add_row(str(len(cs)), name, symbols_text(card_symbols(c)), _abilities(c, notes=True))
     parts: list[RenderableType] = [tab]
     known = p.get("known_top") or []
     if known:

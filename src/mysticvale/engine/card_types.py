@@ -34,6 +34,12 @@ TRIGGERS: tuple[str, ...] = (
 PROVENANCES: tuple[str, ...] = ("rules", "public", "provisional")
 
 
+def provisional_of(provenance: dict[str, str], fields: tuple[str, ...]) -> tuple[str, ...]:
+    """The fields whose value is ours: those the data marks ``provisional`` or does not
+    mark at all (the catalogue files' rule: a value without provenance is provisional)."""
+    return tuple(f for f in fields if provenance.get(f, "provisional") == "provisional")
+
+
 @dataclass(frozen=True)
 class Ability:
     """One ability: when it acts, which handler does it, with which parameters."""
@@ -65,15 +71,38 @@ class AdvancementType:
     eclipse: bool = False
     longwise: bool = False
     generic: bool = False
+    #: What a player reads on the printed card, in the game's own terms (empty: no text).
     text: str = ""
     provenance: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    #: Where what a player reads comes from, when something of it is ours (shown beside a
+    #: small marker, never in ``text``); empty when the card is as its sources give it.
+    note: str = ""
+    #: The card stands in for a printed card we cannot reproduce: a generic card, or one
+    #: whose ability is our invention.
+    stand_in: bool = False
 
     def symbol(self, name: str) -> int:
         return self.symbols[SYMBOLS.index(name)]
 
     @property
     def legendary(self) -> bool:
+        """A legendary advancement fills several slots (file 003)."""
         return any(len(slots) > 1 for slots in self.copies)
+
+    def value_fields(self) -> tuple[str, ...]:
+        """The card's values that have a provenance (shared/cards/README.md)."""
+        if self.kind == "starting":
+            return ("per_deck", "symbols", "slot")
+        if self.kind == "leader":
+            return ("slots", "symbols", "end_vp", "neg_vp") + (("ability",) if self.abilities else ()) \
+                + (("coverable",) if self.eclipse else ())
+        return ("level", "cost", "symbols", "copies", "end_vp", "neg_vp") \
+            + (("ability",) if self.abilities else ()) + (("eclipse",) if self.eclipse else ()) \
+            + (("longwise",) if self.longwise else ())
+
+    def provisional_fields(self) -> tuple[str, ...]:
+        """The values of this card that are ours (``provisional``), in ``value_fields`` order."""
+        return provisional_of(self.provenance, self.value_fields())
 
 
 @dataclass(frozen=True)
@@ -91,6 +120,16 @@ class ValeType:
     generic: bool = False
     text: str = ""
     provenance: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    note: str = ""              # as AdvancementType.note
+    stand_in: bool = False      # as AdvancementType.stand_in
+
+    def value_fields(self) -> tuple[str, ...]:
+        """The vale's values that have a provenance (shared/cards/README.md)."""
+        return ("level", "cost", "end_vp", "neg_vp", "copies") + (("ability",) if self.abilities else ())
+
+    def provisional_fields(self) -> tuple[str, ...]:
+        """The values of this vale that are ours (``provisional``)."""
+        return provisional_of(self.provenance, self.value_fields())
 
 
 @dataclass(frozen=True)
@@ -123,6 +162,13 @@ class LeaderType:
     start: tuple[str, ...]       # part type names of the starting side
     upgraded: tuple[str, ...]    # part type names of the upgraded side
     slug: str = ""               # the word used in actions (``choose kojen_and_khan``)
-    provisional: bool = False    # no rules text: the whole leader is our invention
+    #: No rules text for this leader: its abilities are our invention (file 003 names it only).
+    stand_in: bool = False
     text: str = ""
     provenance: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    note: str = ""               # as AdvancementType.note (also given to the leader's parts)
+
+    @property
+    def provisional(self) -> bool:
+        """The older name of ``stand_in`` (catalogue files may still say ``provisional = true``)."""
+        return self.stand_in

@@ -625,6 +625,25 @@ function symbolBadges(c) {
   return h("div", { class: "syms" }, out);
 }
 
+/** The discreet marker of a card something of which is ours (a stand-in, or a value no
+ * source gives): a dagger whose tooltip is the note (docs/catalogue.md). `v` is a copy or
+ * vale view (note, stand_in, provisional: [fields]) or a card view (notes, stand_ins). */
+function ourMark(v) {
+  const lines = [];
+  if (v.notes || v.stand_ins) {
+    for (const [name, note] of Object.entries(v.notes || {})) lines.push(`${name}: ${note}`);
+    for (const name of v.stand_ins || []) if (!(v.notes || {})[name]) lines.push(`${name}: a stand-in for a printed card.`);
+  } else if (v.note || v.stand_in) {
+    lines.push(v.note || "A stand-in for a printed card.");
+  }
+  if (!lines.length) return null;
+  if (Array.isArray(v.provisional) && v.provisional.length && !(v.notes || v.stand_ins)) {
+    lines.push(`Our values: ${v.provisional.join(", ")}.`);
+  }
+  const text = lines.join("\n");
+  return h("span", { class: "ours", title: text, "aria-label": text }, "†");
+}
+
 function slotName(label) {
   const i = label.lastIndexOf("@");
   return i < 0 ? [label, ""] : [label.slice(0, i), label.slice(i + 1)];
@@ -640,7 +659,7 @@ function cardEl(c, { acts, offered, mark, extraClass } = {}) {
   });
   const isNew = T.seenCards.size && !T.seenCards.has(`${c.id}:${(c.advancements || []).length}`);
   const el = h("div", { class: `card${extraClass ? " " + extraClass : ""}${isNew ? " enter" : ""}`, dataset: { card: c.id } },
-    h("div", { class: "card-head" }, h("span", { class: "cid" }, `#${c.id}`), mark ? h("span", { class: `mark mark-${mark.split(",")[0].replace(/\s+/g, "-")}` }, mark) : null),
+    h("div", { class: "card-head" }, h("span", { class: "cid" }, `#${c.id}`), ourMark(c), mark ? h("span", { class: `mark mark-${mark.split(",")[0].replace(/\s+/g, "-")}` }, mark) : null),
     layers.length ? layers : h("div", { class: "layer muted" }, "blank"),
     symbolBadges(c),
     (c.abilities || []).length ? h("ul", { class: "abilities" }, c.abilities.map((t) => h("li", {}, t))) : null);
@@ -659,7 +678,7 @@ function costText(v) {
 
 function valeEl(v, { used, acts, offered, title } = {}) {
   const el = h("div", { class: `vale${v.bought_this_turn ? " new" : ""}${used ? " used" : ""}`, dataset: { vale: v.id } },
-    h("div", { class: "vale-name" }, v.name, h("span", { class: "lvl" }, ` L${v.level}`)),
+    h("div", { class: "vale-name" }, v.name, ourMark(v), h("span", { class: "lvl" }, ` L${v.level}`)),
     h("div", { class: "cost" }, costText(v)),
     v.end_vp || v.neg_vp ? h("div", { class: "syms" },
       v.end_vp ? h("span", { class: "sym sym-vp" }, `${v.end_vp} VP`) : null,
@@ -681,7 +700,7 @@ function valeUsed(o, p, v) {
 
 function copyEl(c, row, i, acts, offered) {
   const el = h("div", { class: "adv", dataset: { commons: `${row}.${i}` } },
-    h("div", { class: "adv-name" }, c.name),
+    h("div", { class: "adv-name" }, c.name, ourMark(c)),
     h("div", { class: "adv-meta" }, h("span", { class: "cost" }, `${c.cost} mana`), " · ", (c.slots || []).join("/") || "—",
       c.longwise ? " · long" : ""),
     h("div", { class: "syms" }, Object.entries(c.symbols || {}).map(([k, n]) => h("span", { class: `sym sym-${k}` }, `${n} ${k}`)),
