@@ -214,6 +214,17 @@ def owned_view(st: State, p: int, viewer: int | None) -> list[dict[str, Any]]:
     return list(own.views) if p == viewer else _hide_unseen_leaders(st, p, ids, own)
 
 
+_LEVELS3 = (("1", 1), ("2", 2), ("3", 3))
+_LEVELS2 = (("1", 1), ("2", 2))
+#: (market, declared target) -> the buy action's notation (``buy 2.1 on #7``).
+_BUY_WORDS: dict[tuple[str, int | None], str] = {}
+
+
+def _buy_words(market: str, target: int | None) -> str:
+    words = f"buy {market}" if target is None else f"buy {market} on #{target}"
+    return remember(_BUY_WORDS, (market, target), words)
+
+
 def observe(st: State, viewer: int | None) -> dict[str, Any]:
     """What seat ``viewer`` (None: a spectator) may know now; the schema is above."""
     t = st.turn
@@ -261,9 +272,8 @@ def observe(st: State, viewer: int | None) -> dict[str, Any]:
         turn["spirits"] = dict(zip(SPIRITS, have))
         turn["spirits_spent"] = dict(zip(("animal", "forest", "sky", "any"), t.spirit_spent))
         if viewer == t.player and not st.pending:
-            turn["prices"] = {
-                " ".join(["buy", m] + ([] if tgt is None else ["on", f"#{tgt}"])): price
-                for m, _c, tgt, price in buy_options(st)}
+            turn["prices"] = {_BUY_WORDS.get((m, tgt)) or _buy_words(m, tgt): price
+                              for m, _c, tgt, price in buy_options(st)}
     pending = None
     if st.pending:
         pd = st.pending[-1]
@@ -298,14 +308,14 @@ def observe(st: State, viewer: int | None) -> dict[str, Any]:
         "end_triggered": st.end_triggered,
         "seen_leaders": list(st.seen_leaders),
         "over": st.over,
-        "commons": {str(l): [None if c is None else views.get(("copy", c)) or copy_view(st, c)
-                             for c in st.commons[l]] for l in (1, 2, 3)},
+        "commons": {k: [None if c is None else views.get(("copy", c)) or copy_view(st, c)
+                        for c in st.commons[l]] for k, l in _LEVELS3},
         "fertile_soil": dict(st.soil_left),
         "fertile_soil_cost": st.cat.fertile_soil.cost,
-        "advancement_decks": {str(l): len(st.adv_decks[l]) for l in (1, 2, 3)},
-        "vale_rows": {str(l): [None if v is None else views.get(("vale", vale_types[v], v, False))
-                               or vale_view(st, v) for v in st.vale_rows[l]] for l in (1, 2)},
-        "vale_decks": {str(l): len(st.vale_decks[l]) for l in (1, 2)},
+        "advancement_decks": {k: len(st.adv_decks[l]) for k, l in _LEVELS3},
+        "vale_rows": {k: [None if v is None else views.get(("vale", vale_types[v], v, False))
+                          or vale_view(st, v) for v in st.vale_rows[l]] for k, l in _LEVELS2},
+        "vale_decks": {k: len(st.vale_decks[l]) for k, l in _LEVELS2},
         "players": players,
         "turn": turn,
         "pending": pending,
