@@ -49,10 +49,14 @@ Observation tensor
 leak hidden information) into a flat ``float32`` vector.  Its layout is a list of named
 sections (:meth:`ObservationEncoder.layout`, printed by ``python -m mysticvale.codec
 --observation``): global facts, the turn, the open decision, the leaders dealt, each
-seat's public counts, the supply and the commons, a table with one row per card id and
-one with one row per vale id.  Seats
-are *relative to the viewer* (row 0 is the viewer, row 1 the next player in turn order,
-...), absent seats are zero rows, and cards or vales the viewer cannot see are zero rows.
+seat's public counts and the symbol totals over every card it owns, the supply and the
+commons, a table with one row per card id and one with one row per vale id.  Seats are
+*relative to the viewer* (row 0 is the viewer, row 1 the next player in turn order, ...),
+and absent seats are zero rows.  Every card a player owns is public (its row holds its
+make-up and ``owned_<seat>``), but where it is only when the viewer may know: the field,
+the on-deck card, the cards set aside, and the viewer's own deck and discard pile.  A
+leader another player has never shown is a row with only ``owned_<seat>`` and
+``leader_unseen``; vales the viewer cannot see and card ids nobody owns are zero rows.
 Values are raw counts and 0/1 flags (not normalised).  Card and vale identities are
 one-hot columns over the advancement and vale names of the game's catalogue (sorted by
 name, plus an ``(other)`` column), so the tensor size depends on the card sets chosen.
@@ -346,8 +350,8 @@ OBSERVATION_KEYS: dict[str, frozenset[str]] = {
         "vale_decks", "players", "turn", "pending", "scores", "winners", "seen_leaders"}),
     "player": frozenset({
         "seat", "deck_count", "discard_count", "field", "on_deck", "vp_tokens", "curse_tokens",
-        "mana_token_active", "star", "vales", "decay", "owned_count", "set_aside", "harvest_next",
-        "deck", "discard", "known_top", "leaders_dealt"}),
+        "mana_token_active", "star", "vales", "decay", "owned", "owned_count", "set_aside",
+        "harvest_next", "deck", "discard", "known_top", "leaders_dealt"}),
     "turn": frozenset({
         "player", "spoiled", "advancement_buys", "vale_buys", "vale_limit", "bought", "upgrades",
         "mana", "spirits", "spirits_spent", "prices", "used"}),
@@ -355,7 +359,7 @@ OBSERVATION_KEYS: dict[str, frozenset[str]] = {
     "card": frozenset({
         "id", "name", "advancements", "covered", "mana", "growth", "decay", "vp", "curse",
         "guardian", "spirits", "end_vp", "neg_vp", "abilities", "free_slots",
-        "notes", "stand_ins", "provisional"}),
+        "notes", "stand_ins", "provisional", "unseen_leader"}),
     "vale": frozenset({"id", "name", "level", "cost", "end_vp", "neg_vp", "text", "set", "bought_this_turn",
                        "note", "stand_in", "provisional"}),
     "advancement": frozenset({
@@ -383,7 +387,7 @@ def unknown_observation_keys(obs: dict[str, Any]) -> list[str]:
             check("card", c)
     for pl in obs.get("players", ()):
         check("player", pl)
-        for key in ("field", "deck", "discard", "set_aside"):
+        for key in ("field", "deck", "discard", "set_aside", "owned"):
             for c in pl.get(key) or ():
                 check("card", c)
         check("card", pl.get("on_deck"))
@@ -468,6 +472,8 @@ class ObservationEncoder:
             "present", "deck_count", "discard_count", "vp_tokens", "curse_tokens",
             "mana_token_active", "star", "decay", "owned_count", "field_count", "on_deck",
             "vales", "set_aside", "harvest_next", "final_score", "winner",
+        ] + [f"owned_{s}" for s in SYMBOL_NAMES] + [
+            "owned_end_vp", "owned_neg_vp", "owned_abilities", "owned_unseen_leaders",
         ]
         supply_cols = (
             [f"soil_{s}" for s in SOIL_SLOTS] + ["soil_cost"]
@@ -479,9 +485,9 @@ class ObservationEncoder:
             + ["end_vp", "neg_vp", "eclipse", "longwise"] + [f"type:{n}" for n in self.adv_names]
         )
         card_cols = (
-            _rel_names("field") + _rel_names("on_deck") + _rel_names("set_aside")
+            _rel_names("field") + _rel_names("on_deck") + _rel_names("set_aside") + _rel_names("owned")
             + ["own_deck", "own_discard", "known_top", "top_rank", "shown_to_me", "field_position",
-               "leader_seen"]
+               "leader_seen", "leader_unseen"]
             + list(SYMBOL_NAMES) + ["end_vp", "neg_vp"] + [f"free_{s}" for s in SOIL_SLOTS]
             + ["layers", "covered", "abilities"] + [f"type:{n}" for n in self.adv_names]
         )
@@ -511,6 +517,7 @@ class ObservationEncoder:
             self._sections.append(sec)
             offset += sec.size
         self.size = offset
+        self._owned_cols = tuple(c for c in player_cols if c.startswith("owned_") and c != "owned_count")
         self._col = {sec.name: {c: i for i, c in enumerate(sec.columns)} for sec in self._sections}
 
     # -- layout ----------------------------------------------------------------------------
@@ -642,6 +649,24 @@ class ObservationEncoder:
             for card in pl.get("set_aside") or ():
                 self._card(cards, cc, card)
                 cards[card["id"], cc[f"set_aside_{rel_suffix[r]}"]] = 1
+            # Every card the seat owns (public, with no place): its row, and the seat's
+            # symbol totals over them; a leader never face up is only marked as one.
+            totals = dict.fromkeys(self._owned_cols, 0.0)
+            for card in pl.get("owned") or ():
+                self._check_card(card["id"])
+                cards[card["id"], cc[f"owned_{rel_suffix[r]}"]] = 1
+                if card.get("unseen_leader"):
+                    cards[card["id"], cc["leader_unseen"]] = 1
+                    totals["owned_unseen_leaders"] += 1
+                    continue
+                self._card(cards, cc, card)
+                for sym in ("mana", "growth", "decay", "vp", "curse", "guardian", "end_vp", "neg_vp"):
+                    totals[f"owned_{sym}"] += card.get(sym, 0)
+                for sym, v in (card.get("spirits") or {}).items():
+                    totals[f"owned_{sym}"] += v
+                totals["owned_abilities"] += len(card.get("abilities") or ())
+            for name, v in totals.items():
+                row[pc[name]] = v
             if scores:
                 row[pc["final_score"]] = scores[seat]["total"]
                 row[pc["winner"]] = seat in winners

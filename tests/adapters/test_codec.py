@@ -187,10 +187,22 @@ def test_observation_tensor_contents():
     for pos, card in enumerate(nxt["field"], start=1):
         assert cards[card["id"], cc["field_next"]] == 1
         assert cards[card["id"], cc["field_position"]] == pos
-    shown = {c["id"] for pl in obs["players"] for c in pl["field"]} | set(c["id"] for c in me["deck"])
-    shown |= {pl["on_deck"]["id"] for pl in obs["players"] if pl["on_deck"]}
-    hidden = [c for c in range(codec.MAX_CARDS) if c not in shown and c < 60]
-    assert hidden and all(cards[c].sum() == 0 for c in hidden)
+    # Every owned card of every seat has its make-up and its owner, and no place unless the
+    # viewer may know it; ids nobody owns (a 3-player game has 60 cards) are zero rows.
+    place = [cc[c] for c in ("own_deck", "own_discard", "known_top", "top_rank", "field_position")] \
+        + [cc[f"{z}_{r}"] for z in ("field", "on_deck", "set_aside") for r in ("me", "next", "next2", "next3")]
+    for seat, pl in enumerate(obs["players"]):
+        rel = ("me", "next", "next2")[(seat - viewer) % 3]
+        for card in pl["owned"]:
+            row = cards[card["id"]]
+            assert row[cc[f"owned_{rel}"]] == 1 and row[cc["decay"]] == card["decay"]
+            assert row[cc["mana"]] == card["mana"]
+            public = card in pl["field"] or card == pl["on_deck"] or seat == viewer
+            if not public:
+                assert row[place].sum() == 0
+        assert players[(seat - viewer) % 3, col["players"]["owned_decay"]] == sum(c["decay"] for c in pl["owned"])
+        assert players[(seat - viewer) % 3, col["players"]["owned_mana"]] == sum(c["mana"] for c in pl["owned"])
+    assert all(cards[c].sum() == 0 for c in range(60, codec.MAX_CARDS))
     # Commons: a present card with its cost and a one-hot identity.
     com = views["commons"]
     first = obs["commons"]["1"][0]
@@ -267,3 +279,32 @@ def test_unknown_observation_keys_are_reported():
     obs["players"][0]["mood"] = "happy"
     obs["players"][0]["field"][0]["glow"] = 1
     assert codec.unknown_observation_keys(obs) == ["card.glow", "observation.weather", "player.mood"]
+
+
+def test_an_unseen_leader_of_another_seat_is_only_marked_as_one():
+    sets = ("base", "vale_of_magic", "twilight_garden")
+    if not all(s in loadable_sets() for s in sets):
+        pytest.skip("the expansion data does not load")
+    from mysticvale.engine.leaders import unseen_leaders
+
+    game = mv.new_game(players=4, seed=21, sets=sets, leaders=True)
+    for _ in range(4):
+        game.apply_action(game.legal_actions()[0])
+    st = game.state
+    enc = codec.ObservationEncoder(sets)
+    q = next(q for q in range(4) if unseen_leaders(st, q))
+    c = unseen_leaders(st, q)[0]
+    viewer = (q + 1) % 4
+    cc = {n: enc.column("cards", n) for n in enc.layout()[[s.name for s in enc.layout()].index("cards")].columns}
+    vec = enc.encode(game.observe(viewer))
+    row = enc.sections(vec)["cards"][c]
+    rel = ("me", "next", "next2", "next3")[(q - viewer) % 4]
+    assert row[cc[f"owned_{rel}"]] == 1 and row[cc["leader_unseen"]] == 1 and row.sum() == 2
+    players = enc.sections(vec)["players"]
+    assert players[(q - viewer) % 4, enc.column("players", "owned_unseen_leaders")] == 1
+    # Its owner sees what it is; which leader it is changes nothing for the others.
+    mine = enc.sections(enc.encode(game.observe(q)))["cards"][c]
+    assert mine[cc["leader_unseen"]] == 0 and mine[cc["layers"]] >= 1
+    for k in range(5):
+        other = game.determinize(viewer, k)
+        assert np.array_equal(enc.encode(other.observe(viewer)), vec)

@@ -209,13 +209,22 @@ def test_ismcts_value_scale_is_calibrated_to_the_vp_pool_unless_fixed():
 
 
 def _reorder_hidden(game: mv.Game, seat: int, rnd: _pyrandom.Random) -> mv.Game:
-    """A copy of ``game`` whose hidden order (decks below known tops, supply decks) is
-    shuffled differently: what ``seat`` sees must not change."""
+    """A copy of ``game`` whose hidden information is dealt differently: decks below known
+    tops, supply decks, and which cards other players discarded unseen (Calm Weather,
+    Cleansing Rain): what ``seat`` sees and knows must not change."""
     g = mv.Game.from_json(game.to_json())
     st = g.state
     for p, pl in enumerate(st.players):
         k = len(pl.known_top) if p == seat else 0
         hidden = pl.deck[: len(pl.deck) - k]
+        if p != seat and not any(pd.player == p and pd.private for pd in st.pending):
+            slots = [i for i, c in enumerate(pl.discard) if c in pl.taken_unseen]
+            pool = hidden + [pl.discard[i] for i in slots]
+            rnd.shuffle(pool)
+            for i in slots:
+                pl.discard[i] = pool.pop()
+            pl.taken_unseen = [pl.discard[i] for i in slots]
+            hidden = pool
         rnd.shuffle(hidden)
         pl.deck = hidden + pl.deck[len(pl.deck) - k:]
         if p != seat:
@@ -288,3 +297,40 @@ def test_ismcts_does_not_see_hidden_order():
         assert a == b
         checked += 1
     assert checked == 12
+
+
+def test_bots_do_not_see_which_card_an_opponent_discarded_unseen():
+    # Seed 17: the opponent discards a card unseen (Calm Weather / Cleansing Rain) early.
+    rnd = _pyrandom.Random(3)
+    g = mv.new_game(players=2, seed=17)
+    drivers = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    checked = moved = 0
+    while not g.is_over() and checked < 8:
+        p = g.current_player
+        pl = g.state.players[1 - p]
+        if len(g.legal_actions()) > 1 and any(c in pl.discard for c in pl.taken_unseen):
+            other = _reorder_hidden(g, p, rnd)
+            moved += other.state.players[1 - p].discard != pl.discard
+            assert other.observe(p) == g.observe(p)
+            for name, opts in (("greedy", {}), ("ismcts", {"think": 0, "iterations": 12})):
+                a = make_bot(name, seed=7, **opts).act(SeatView(g, p))
+                b = make_bot(name, seed=7, **opts).act(SeatView(other, p))
+                assert a == b
+            checked += 1
+        g.apply_action(drivers[p].act(SeatView(g, p)))
+    assert checked == 8 and moved
+
+
+def test_greedy_weighs_an_opponents_cards_in_its_position():
+    # The opponent's cards are public (its owned list): a better deck is a stronger rival.
+    g = mv.new_game(players=2, seed=4)
+    bot = Greedy(seed=0)
+    before = bot.position_value(g.observe(0), 0)
+    st = g.state
+    card = next(c for c in st.players[1].deck if st.cards[c] == ())
+    st.cards[card] = (st.cat.copy_id("Fertile Soil", "top"),)     # one more mana for player 2
+    g._legal = None
+    after = bot.position_value(g.observe(0), 0)
+    assert after < before
+    assert bot.position_value(g.observe(0), 0, relative=False) == pytest.approx(
+        bot.position_value(mv.new_game(players=2, seed=4).observe(0), 0, relative=False))

@@ -118,3 +118,34 @@ def test_ismcts_with_the_model_plays_expansions_and_more_seats_legally():
     assert g.is_over()
     chances = ValueModel(Greedy()).win_chances(g)
     assert chances == [1.0 / len(g.winners()) if p in g.winners() else 0.0 for p in range(3)]
+
+
+def test_one_public_observation_scores_every_seat_as_its_own_would():
+    # Every player's cards are public (owned lists), so a spectator's observation gives
+    # each seat the strength its own observation gives.
+    from mysticvale.bots.value_model import seat_observations
+
+    g = _midgame(seed=5, turns=12)
+    model = ValueModel(Greedy(seed=0))
+    obs = seat_observations(g)
+    assert obs[0] is obs[1] and obs[0]["viewer"] is None
+    for p in range(2):
+        assert model.strength(obs[p], p) == pytest.approx(model.strength(g.observe(p), p), abs=1e-9)
+        assert model.seat_features(obs[p], p) == pytest.approx(model.seat_features(g.observe(p), p))
+
+
+def test_a_seat_with_a_leader_nobody_has_seen_is_scored_from_its_own_observation():
+    if not sets_available("base", "vale_of_magic", "twilight_garden"):
+        pytest.skip("the expansion data does not load")
+    from mysticvale.bots.value_model import seat_observations
+    from mysticvale.engine.leaders import unseen_leaders
+
+    g = mv.new_game(players=4, seed=21, sets=("base", "vale_of_magic", "twilight_garden"), leaders=True)
+    for _ in range(4):
+        g.apply_action(g.legal_actions()[0])
+    obs = seat_observations(g)
+    for p in range(4):
+        if unseen_leaders(g.state, p):
+            assert obs[p]["viewer"] == p          # its leader counts for it
+        else:
+            assert obs[p]["viewer"] is None

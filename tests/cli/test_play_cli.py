@@ -142,11 +142,14 @@ def test_actions_by_notation_and_by_number(tmp_path):
 
 
 def test_help_deck_log_and_board_commands():
-    res = play(["--bots", "random", "--seed", "6"], "help\ndeck\nlog\nlog 2\nboard\nquit\n")
+    res = play(["--bots", "random", "--seed", "6"], "help\ndeck\ndeck 2\ndeck 9\nlog\nlog 2\nboard\nquit\n")
     assert res.exit_code == 0, res.output
     out = res.output
     assert "save [FILE]" in out and "buy 1.1 on #7" in out       # help
     assert "order unknown" in out and "Discard pile" in out      # deck
+    assert "Player 2's cards (20, in no order)" in out           # deck 2: the other player's cards
+    assert "is not yours to know" in out
+    assert "give a player number from 1 to 2" in out             # deck 9
     assert "Game log" in out and "A 2-player game begins" in out  # log
     assert "Game log (2 events)" in out                          # log 2
     assert out.count("Commons (advancements)") >= 2              # board shows it again
@@ -337,7 +340,7 @@ def test_the_screen_shows_nothing_the_seat_may_not_know():
 
     def screen(session: PlaySession) -> str:
         console = Console(file=StringIO(), width=120, color_system=None)
-        answers = iter(["deck", "log", "quit"])
+        answers = iter(["deck", "deck 1", "deck 2", "log", "quit"])
         assert session.human_turn(console, lambda _prompt: next(answers)) == "quit"
         return console.file.getvalue()
 

@@ -141,8 +141,24 @@ def test_the_deck_view_lists_contents_without_order(game, obs):
     assert f"Your deck ({me['deck_count']} cards, order unknown)" in out
     for c in me["deck"]:
         assert f"#{c['id']}" in out
+    # Another player's cards: every one it owns (public), not where each one is.
     other = game.observe(1 - seat)
-    assert "not yours to see" in text_of(render.deck_view(other, seat))
+    theirs = text_of(render.deck_view(other, seat))
+    assert f"Player {seat + 1}'s cards (20, in no order)" in theirs and "Your deck" not in theirs
+    for c in me["deck"] + me["discard"]:
+        assert f"#{c['id']}" in theirs
+    assert "not yours to know" in theirs and "Discard pile (" not in theirs
+
+
+def test_an_unseen_leader_is_shown_to_the_others_as_such():
+    game = mv.new_game(players=4, seed=21, sets=("base", "vale_of_magic", "twilight_garden"), leaders=True)
+    for _ in range(4):
+        game.apply_action(game.legal_actions()[0])
+    from mysticvale.engine.leaders import unseen_leaders
+    q = next(q for q in range(4) if unseen_leaders(game.state, q))
+    out = text_of(render.deck_view(game.observe((q + 1) % 4), q))
+    assert "Leader (not yet revealed)" in out and "which one it is stays hidden" in out
+    assert "Leader (not yet revealed)" not in text_of(render.deck_view(game.observe(q), q))
 
 
 def test_the_end_screen_shows_the_breakdown_and_the_winners():

@@ -3,9 +3,10 @@
 Over a whole seeded game (actions, undos, several viewers), every HTTP response and every WebSocket
 message for a viewer must be exactly what the server would send if the hidden information that
 viewer cannot know were different: the same game with that order resampled (``determinize``) gives
-the same bytes.  Besides, no message holds the seed, the history or the random state, no card of
-another seat's deck or discard pile appears in an observation, and one's own deck is never listed in
-its order.
+the same bytes.  Besides, no message holds the seed, the history or the random state, a card of
+another seat's deck or discard pile appears only in that seat's ``owned`` list (every card a player
+owns is public, sorted by id, with no place or order), and one's own deck is never listed in its
+order.
 """
 
 from __future__ import annotations
@@ -45,12 +46,14 @@ def _walk_keys(value, path=""):
 
 
 def _card_ids(value):
-    """Ids of every card (a dict with 'advancements') anywhere in ``value``."""
+    """Ids of every card (a dict with 'advancements') anywhere in ``value`` that says where
+    it is: everywhere but the ``owned`` lists."""
     if isinstance(value, dict):
         if "advancements" in value and "id" in value:
             yield value["id"]
-        for v in value.values():
-            yield from _card_ids(v)
+        for k, v in value.items():
+            if k != "owned":
+                yield from _card_ids(v)
     elif isinstance(value, list):
         for v in value:
             yield from _card_ids(v)
@@ -60,16 +63,21 @@ def _check_body(session, body, viewer, step):
     game = session.game
     for key, where in _walk_keys(body):
         assert key not in FORBIDDEN_KEYS, f"{key!r} at {where} sent to viewer {viewer}"
-    # The same game with everything the viewer cannot know resampled gives the same answer.
+    # The same game with everything the viewer cannot know resampled gives the same answer
+    # (for a spectator: every player's deck order, deck / discard split and unseen leader).
     for k in range(2):
         alt = copy.copy(session)
         alt._bodies = {}        # no cached answers: build them from the resampled game
-        alt.game = game.determinize(viewer if viewer is not None else k % game.players, 1000 * step + k)
+        alt.game = game.determinize(viewer, 1000 * step + k)
         assert alt.state_for(viewer) == body, f"viewer {viewer} at step {step} sees hidden information"
-    # No card of another seat's deck or discard pile; one's own deck listed by id, not in order.
+    # Another seat's deck and discard cards appear only in its owned list: every player's
+    # owned list is all of its cards, sorted by id; one's own deck is listed by id, not in order.
     st = game.state
     hidden = set()
     for p, pl in enumerate(st.players):
+        owned = [c["id"] for c in body["observation"]["players"][p]["owned"]]
+        assert owned == sorted(pl.deck + pl.field + pl.discard + pl.aside
+                               + ([pl.on_deck] if pl.on_deck is not None else []))
         if p != viewer:
             hidden |= set(pl.deck) | set(pl.discard)
     shown = set(_card_ids(body["observation"]))

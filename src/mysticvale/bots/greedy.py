@@ -376,7 +376,8 @@ class Greedy:
 
     def position_value(self, obs: dict, seat: int, relative: bool = True) -> float:
         """A seat's position in VP: points in hand plus what its cards will still earn,
-        minus (when ``relative``) the visible points of the strongest opponent."""
+        minus (when ``relative``) the same for the strongest opponent (its cards are public:
+        :meth:`opponent_value`)."""
         me = obs["players"][seat]
         v = float(me["vp_tokens"] - me["curse_tokens"])
         v += sum(self.vale_value(x) for x in me["vales"])
@@ -394,12 +395,21 @@ class Greedy:
             v += self.bought_value(obs)
         if not relative:
             return v
-        others = [self._visible_points(p) for i, p in enumerate(obs["players"]) if i != seat]
         if obs.get("over") and obs.get("scores"):
             sc = obs["scores"]
             best_other = max(sc[i]["total"] for i in range(len(sc)) if i != seat)
             return 100.0 * (sc[seat]["total"] - best_other)
+        others = [self.opponent_value(obs, p) for i, p in enumerate(obs["players"]) if i != seat]
         return v - (max(others) if others else 0.0)
+
+    def opponent_value(self, obs: dict, p: dict) -> float:
+        """Another seat's position as the seat on move can see it: its points in hand and
+        what its cards (public: its owned list) will still earn."""
+        v = self._visible_points(p)
+        v += sum(self.card_value(c, obs) for c in owned_cards(p))
+        if p.get("mana_token_active"):
+            v += TOKEN_VP
+        return v
 
     def harvest_plan_value(self, obs: dict) -> float:
         """In the Harvest, what the seat on move can still get: the best advancement buys
@@ -917,8 +927,10 @@ class Greedy:
 
 
 def owned_cards(me: dict) -> list[dict]:
-    """Every card a seat owns, from its entry in its own observation: deck, discard pile,
-    field and on-deck card."""
+    """Every card a seat owns, from its entry in an observation: its ``owned`` list (public),
+    or, in an observation without one, its deck, discard pile, field and on-deck card."""
+    if "owned" in me:
+        return me["owned"]
     cards = list(me.get("deck", ())) + list(me.get("discard", ())) + list(me["field"])
     if me["on_deck"] is not None:
         cards.append(me["on_deck"])

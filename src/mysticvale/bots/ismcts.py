@@ -38,7 +38,7 @@ from ..engine.actions import Action
 from ..engine.rng import Rng
 from .base import SeatView
 from .greedy import Greedy
-from .value_model import ValueModel
+from .value_model import ValueModel, seat_observations
 
 
 class _Node:
@@ -238,7 +238,8 @@ class ISMCTS:
         if g.is_over():
             w = g.winners()
             return [1.0 / len(w) if p in w else 0.0 for p in range(n)]
-        vals = [self.evaluator.position_value(g.observe(p), p, relative=False) for p in range(n)]
+        obs = seat_observations(g)
+        vals = [self.evaluator.position_value(obs[p], p, relative=False) for p in range(n)]
         scale = self.scale or calibrated_scale(g.state.vp_pool)
         out = []
         for p in range(n):

@@ -155,7 +155,8 @@ class ValueModel:
         if g.is_over():
             w = g.winners()
             return [1.0 / len(w) if p in w else 0.0 for p in range(n)]
-        u = [self.strength(g.observe(p), p) for p in range(n)]
+        obs = seat_observations(g)
+        u = [self.strength(obs[p], p) for p in range(n)]
         mover = g.current_player
         pool = max(0, g.state.vp_pool)
         scale = max(0.5, self.scale[0] + self.scale[1] * pool)
@@ -167,4 +168,18 @@ class ValueModel:
         return out
 
 
-__all__ = ["FEATURES", "ValueModel", "WEIGHTS"]
+def seat_observations(g) -> list[dict]:
+    """For each seat of a game the caller may see whole (a determinization), an observation
+    that shows that seat's position as the seat itself sees it.  Every player's cards are
+    public (``owned``), so one spectator's observation serves every seat, except a seat
+    holding a leader never face up: the spectator sees it as an unseen leader, so that
+    seat gets its own observation."""
+    public = g.observe(None)
+    out = []
+    for p, me in enumerate(public["players"]):
+        hidden = any(c.get("unseen_leader") for c in me["owned"])
+        out.append(g.observe(p) if hidden else public)
+    return out
+
+
+__all__ = ["FEATURES", "ValueModel", "WEIGHTS", "seat_observations"]

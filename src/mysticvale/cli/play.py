@@ -48,10 +48,22 @@ COMMANDS: dict[str, str] = {
     "help": "show this help",
     "board": "show the whole table again",
     "deck": "show your deck's contents (no order), your on-deck card and discard pile",
+    "deck N": "show every card player N owns (public; not which are in the deck or the discard pile)",
     "log [N]": "show the game log (the last N events if N is given)",
     "save [FILE]": "save the game (when FILE is left out: to --save's file, or the file it was loaded from)",
     "quit": "leave the game (it stays saved if you used --save)",
 }
+
+
+def _player_number(text: str, players: int, default: int) -> int | str:
+    """The seat of ``deck N``'s player number (1-based; ``p2`` too), ``default`` when left
+    out, or a message saying what was wrong."""
+    word = text.strip().lower().removeprefix("p").removeprefix("layer").strip()
+    if not word:
+        return default
+    if word.isdigit() and 1 <= int(word) <= players:
+        return int(word) - 1
+    return f"'deck {text.strip()}': give a player number from 1 to {players}, e.g. 'deck 2'."
 
 
 class PlayError(ValueError):
@@ -333,7 +345,11 @@ class PlaySession:
                 console.print(render.action_list(legal, obs))
                 continue
             if word == "deck":
-                console.print(render.deck_view(obs, seat))
+                whose = _player_number(rest, len(obs["players"]), seat)
+                if isinstance(whose, str):
+                    console.print(whose, style="red")
+                else:
+                    console.print(render.deck_view(obs, whose))
                 continue
             if word == "log":
                 self._show_log(console, seat, rest)

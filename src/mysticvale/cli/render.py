@@ -641,28 +641,36 @@ def action_list(actions: Iterable[Action], obs: dict[str, Any]) -> Table:
 
 
 # -- other screens ---------------------------------------------------------------------
-def deck_view(obs: dict[str, Any], seat: int) -> RenderableType:
-    """A seat's own cards: deck contents (no order), the known top cards, discard pile."""
-    p = obs["players"][seat]
-    if "deck" not in p:
-        return Text(f"The deck of {player_name(seat)} is not yours to see.", style="red")
-    tab = Table(title=f"Your deck ({p['deck_count']} cards, order unknown)", title_justify="left",
-                expand=True)
+def _card_groups(cards: Sequence[dict[str, Any]], title: str) -> Table:
+    """A table of cards grouped by make-up (copies, name and ids, symbols, abilities)."""
+    tab = Table(title=title, title_justify="left", expand=True)
     tab.add_column("copies", justify="right", no_wrap=True)
     tab.add_column("card", ratio=3)
     tab.add_column("symbols", ratio=3)
     tab.add_column("abilities", ratio=4)
     groups: dict[tuple, list[dict]] = {}
-    for c in p["deck"]:
+    for c in cards:
         key = (c["name"], tuple(sorted(card_symbols(c).items())), tuple(c.get("abilities") or ()))
         groups.setdefault(key, []).append(c)
     for (_name, _sym, _ab), cs in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0][0])):
         c = cs[0]
         ids = ", ".join(f"#{x['id']}" for x in cs)
-        name = _named(c["name"], c)
+        name = _named(c["name"], c, style="italic" if c.get("unseen_leader") else "")
         name.append(f"\n{ids}")
         tab.add_row(str(len(cs)), name, symbols_text(card_symbols(c)), _abilities(c, notes=True))
-    parts: list[RenderableType] = [tab]
+    return tab
+
+
+def deck_view(obs: dict[str, Any], seat: int) -> RenderableType:
+    """A seat's cards.  Your own: deck contents (no order), the known top cards, the
+    discard pile.  Another player's: every card it owns (public: each was bought and
+    sleeved in front of everyone), but not which are in its deck and which in its
+    discard pile (file 000: you may not look at other players' discard piles)."""
+    p = obs["players"][seat]
+    if "deck" not in p:
+        return others_cards_view(obs, seat)
+    parts: list[RenderableType] = [
+        _card_groups(p["deck"], f"Your deck ({p['deck_count']} cards, order unknown)")]
     known = p.get("known_top") or []
     if known:
         byid = {c["id"]: c for c in p["deck"]}
@@ -676,6 +684,22 @@ def deck_view(obs: dict[str, Any], seat: int) -> RenderableType:
     total = Counter(c["name"] for c in p["deck"])
     parts.append(Text(f"{p['owned_count']} cards owned in all; deck by name: "
                       + ", ".join(f"{n}× {name}" for name, n in sorted(total.items()))))
+    return Group(*parts)
+
+
+def others_cards_view(obs: dict[str, Any], seat: int) -> RenderableType:
+    """Every card another player owns, as anyone may see it (see :func:`deck_view`)."""
+    p = obs["players"][seat]
+    owned = p.get("owned") or []
+    in_field = len(p["field"]) + (1 if p.get("on_deck") else 0)
+    parts: list[RenderableType] = [
+        _card_groups(owned, f"{player_name(seat)}'s cards ({p['owned_count']}, in no order)"),
+        Text(f"{p['deck_count']} in the deck, {1 if p.get('on_deck') else 0} on deck, "
+             f"{len(p['field'])} in the field, {p['discard_count']} in the discard pile. Which of the "
+             f"{p['owned_count'] - in_field - len(p.get('set_aside') or [])} cards not showing are in the "
+             "deck and which in the discard pile is not yours to know.", style="dim")]
+    if any(c.get("unseen_leader") for c in owned):
+        parts.append(Text("Their leader has not been face up yet: which one it is stays hidden.", style="dim"))
     return Group(*parts)
 
 

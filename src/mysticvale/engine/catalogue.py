@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from .card_types import SLOTS, AdvancementType, AdvCopy, LeaderType, ValeType
 from .sleeve import SleeveStats, can_sleeve, compute_stats
@@ -51,6 +52,9 @@ class Catalogue:
     names: dict[tuple[int, ...], str] = field(default_factory=dict, repr=False)
     #: Read-only observation views of immutable things (cards by layers, copies, vales).
     views: dict[tuple, dict] = field(default_factory=dict, repr=False)
+    #: Sorted ids of one player's cards -> their views (engine/observation.py checks the
+    #: make-ups before reusing an entry).
+    owned_views: dict[tuple[int, ...], Any] = field(default_factory=dict, repr=False)
     #: Leaders (file 003), by name; their parts are in ``advancements`` (kind "leader").
     leaders: dict[str, LeaderType] = field(default_factory=dict)
     #: part type name -> (leader name, "start" or "upgraded")
@@ -106,6 +110,12 @@ class Catalogue:
     def fertile_soil(self) -> AdvancementType:
         """The Fertile Soil advancement type (always in the commons, file 000)."""
         return next(t for t in self.advancements.values() if t.kind == "fertile_soil")
+
+    @cached_property
+    def leader_copies(self) -> frozenset[int]:
+        """The copies that are parts of a leader card (file 003): a card with one of them
+        in its layers is a leader card."""
+        return frozenset(c.index for c in self.copies if c.type.kind == "leader")
 
     @cached_property
     def soil_copies(self) -> dict[str, int]:

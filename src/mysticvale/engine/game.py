@@ -122,8 +122,12 @@ class Game:
         g._legal = list(self._legal) if self._legal is not None else None
         return g
 
-    def determinize(self, viewer: int, rng: Rng | int) -> "Game":
-        """A full game consistent with what ``viewer`` knows, hidden order resampled."""
+    def determinize(self, viewer: int | None, rng: Rng | int) -> "Game":
+        """A full game consistent with what ``viewer`` knows (None: a spectator), everything
+        hidden from it resampled: deck orders, other players' deck / discard split of cards
+        discarded unseen, leaders never shown (see ``engine/determinize.py``)."""
+        if viewer is not None and not 0 <= viewer < len(self._st.players):
+            raise ValueError(f"no seat {viewer} in a {len(self._st.players)}-player game")
         r = rng if isinstance(rng, Rng) else Rng(int(rng))
         return Game(_determinize(self._st, viewer, r))
 

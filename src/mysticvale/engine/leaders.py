@@ -447,27 +447,42 @@ _register_usable()
 
 
 # -- hidden information --------------------------------------------------------------
-def resample_hidden_leaders(st: State, viewer: int, rng, stream: str) -> None:
-    """For a determinization: give every leader whose identity ``viewer`` cannot know (an
-    opponent's leader never face up, the pairs still to be chosen at setup) a leader drawn
-    at random from those the viewer cannot rule out.  Unseen leaders show their starting
+def unseen_leaders(st: State, p: int) -> list[int]:
+    """Leader cards player ``p`` holds that have never been face up (in its deck, discard
+    pile or set aside), in id order.  That they are leader cards is public (every player
+    sleeves the leader kept into a blank card in front of the others); which leader each
+    one is, only ``p`` knows until it is face up (file 003)."""
+    parts = st.cat.leader_copies
+    if not parts:
+        return []
+    pl = st.players[p]
+    cards, seen = st.cards, st.seen_leaders
+    out = [c for zone in (pl.deck, pl.discard, pl.aside) for c in zone
+           if c not in seen and not parts.isdisjoint(cards[c])]
+    out.sort()
+    return out
+
+
+def resample_hidden_leaders(st: State, viewer: int | None, rng, stream: str) -> None:
+    """For a determinization: give every leader whose identity ``viewer`` (None: a
+    spectator) cannot know (an opponent's leader never face up, the pairs still to be
+    chosen at setup) a leader drawn at random from those the viewer cannot rule out.  Unseen leaders show their starting
     side with nothing sleeved on them (upgrading and Kojen and Khan need the field)."""
     if not st.cat.leaders:
         return
     from .zones import owned_cards
 
     hidden: list[int] = []
-    known: set[str] = set(st.players[viewer].dealt_leaders)
+    for q in range(len(st.players)):
+        if q != viewer:
+            hidden += unseen_leaders(st, q)
+    known: set[str] = set(st.players[viewer].dealt_leaders) if viewer is not None else set()
     for q in range(len(st.players)):
         for c in owned_cards(st, q):
-            info = leader_on(st, c)
-            if info is None:
-                continue
-            if q != viewer and c not in st.seen_leaders and c not in st.players[q].field \
-                    and c != st.players[q].on_deck:
-                hidden.append(c)
-            else:
-                known.add(info[0])
+            if c not in hidden:
+                info = leader_on(st, c)
+                if info is not None:
+                    known.add(info[0])
     pool = [n for n in sorted(st.cat.leaders) if n not in known]
     rng.shuffle(stream, pool)
     for c in hidden:

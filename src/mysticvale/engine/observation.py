@@ -1,10 +1,17 @@
 """What one seat may know: the only view bots, the terminal, the server and the web see.
 
-Nearly everything in Mystic Vale is public.  Hidden are the *order* of every deck (player
-decks below the on-deck card, the supply decks), the contents of other players' decks and
-discard piles, and cards a player looks at privately.  An observation never holds the
-order of a deck: a seat's own deck is listed sorted by card id, and only the cards on top
-whose order that seat legitimately knows (after e.g. Wood Sprite Hoard) are listed in order.
+Nearly everything in Mystic Vale is public.  Every card a player owns was bought and
+sleeved in front of everyone, and the yucata interface shows any player's whole deck
+(file 000: "If you click on the single card back, the whole deck of that player is
+shown"), so each player's cards are public as a set: the ``owned`` list of every player,
+sorted by card id, without saying where each card is.  Hidden are the *order* of every
+deck (player decks below the on-deck card, the supply decks); which of another player's
+cards are in the deck and which in the discard pile (file 000: "You may not look at cards
+in other players' discard piles"); cards a player looks at privately; and which leader an
+opponent keeps until it is face up (file 003; it shows as an unseen leader card).  An
+observation never holds the order of a deck: a seat's own deck is listed sorted by card
+id, and only the cards on top whose order that seat legitimately knows (after e.g. Wood
+Sprite Hoard) are listed in order.
 
 Schema (all keys always present unless noted):
 
@@ -22,7 +29,10 @@ Schema (all keys always present unless noted):
 ``players``           one per seat: ``seat``, ``deck_count`` (without the on-deck card),
                       ``discard_count``, ``field`` [card], ``on_deck`` card or None,
                       ``vp_tokens``, ``curse_tokens``, ``mana_token_active``, ``star``,
-                      ``vales`` [vale], ``decay`` (net decay showing), ``owned_count``,
+                      ``vales`` [vale], ``decay`` (net decay showing), ``owned`` [card]
+                      (every card the player owns wherever it is, sorted by id; another
+                      player's leader never face up is an *unseen leader* card),
+                      ``owned_count``,
                       ``set_aside`` [card] (revealed and set aside by Lore Keeper, public),
                       ``harvest_next`` (Hectoro: the next turn begins with the Harvest);
                       for the viewer's own seat also ``deck`` [card] (sorted by id, no
@@ -43,7 +53,9 @@ Schema (all keys always present unless noted):
 ``scores``            when the game is over: per seat a breakdown with ``total``; and ``winners``
 
 A card is ``{"id", "name", "advancements": [label], "mana", "growth", "decay", "vp",
-"curse", "guardian", "spirits": {animal, forest, sky, wild}, "abilities": [text]}``.
+"curse", "guardian", "spirits": {animal, forest, sky, wild}, "abilities": [text], ...}``.
+An unseen leader card is ``{"id", "name": "Leader (not yet revealed)", "unseen_leader": true}``
+with no advancements, every symbol 0 and no abilities.
 """
 
 from __future__ import annotations
@@ -54,6 +66,7 @@ from .card_types import SLOTS, SPIRITS, SYMBOLS
 from .catalogue import remember
 from .flow import acting_player
 from .harvest import buy_options, mana_available, spirits_available
+from .leaders import unseen_leaders
 from .registry import DECISIONS
 from .scoring import breakdown, winners
 from .state import State
@@ -150,24 +163,102 @@ def _vale_view(st: State, v: int, new: bool) -> dict[str, Any]:
     }
 
 
+def unseen_leader_view(st: State, card: int) -> dict[str, Any]:
+    """How a leader card that has never been face up looks to the other seats: a card
+    with a leader in it, which one not yet known (file 003)."""
+    key = ("unseen_leader", card)
+    view = st.cat.views.get(key)
+    if view is None:
+        view = remember(st.cat.views, key, {
+            "id": card, "name": "Leader (not yet revealed)", "advancements": [], "covered": [],
+            "mana": 0, "growth": 0, "decay": 0, "vp": 0, "curse": 0, "guardian": 0,
+            "spirits": {k: 0 for k in SPIRITS}, "end_vp": 0, "neg_vp": 0, "abilities": [],
+            "free_slots": [], "unseen_leader": True,
+        })
+    return view
+
+
+class _Owned:
+    """One player's cards as views, for one set of card ids and their make-ups."""
+
+    __slots__ = ("layers", "views", "by_id", "leaders")
+
+    def __init__(self, st: State, ids: list[int], layers: list[tuple[int, ...]]) -> None:
+        views, cards = st.cat.views, st.cards
+        self.layers = layers
+        self.views = [views.get(("card", cards[c], c)) or card_view(st, c) for c in ids]
+        self.by_id = dict(zip(ids, self.views))
+        parts = st.cat.leader_copies
+        self.leaders = [c for c, lay in zip(ids, layers) if not parts.isdisjoint(lay)] if parts else []
+
+
+def _owned(st: State, p: int) -> tuple[list[int], _Owned]:
+    """(the ids of every card seat ``p`` owns, sorted; their views).  A player's cards
+    change rarely (a sleeve, a leader turning over, a card changing hands), so the views
+    are kept per set of ids and reused while every make-up is the same."""
+    pl = st.players[p]
+    ids = [*pl.deck, *pl.field, *pl.discard, *pl.aside]
+    if pl.on_deck is not None:
+        ids.append(pl.on_deck)
+    ids.sort()
+    layers = list(map(st.cards.__getitem__, ids))
+    memo = st.cat.owned_views
+    key = tuple(ids)
+    hit = memo.get(key)
+    if hit is None or hit.layers != layers:
+        hit = remember(memo, key, _Owned(st, ids, layers))
+    return ids, hit
+
+
+def _hide_unseen_leaders(st: State, p: int, ids: list[int], own: _Owned) -> list[dict[str, Any]]:
+    """``p``'s owned list as another seat sees it (see :func:`owned_view`)."""
+    out = list(own.views)
+    if own.leaders:
+        pl, seen = st.players[p], st.seen_leaders
+        # As leaders.unseen_leaders: not face up since it was sleeved.
+        hidden = [c for c in own.leaders if c not in seen and c not in pl.field and c != pl.on_deck]
+        if hidden:
+            out = [unseen_leader_view(st, c) if c in hidden else v for c, v in zip(ids, out)]
+    return out
+
+
+def owned_view(st: State, p: int, viewer: int | None) -> list[dict[str, Any]]:
+    """Every card seat ``p`` owns, as ``viewer`` may see it: sorted by card id, so that it
+    says nothing of where each card is or in what order (the deck, the discard pile and
+    the field are one list); another seat's leader never face up shows as
+    :func:`unseen_leader_view`."""
+    ids, own = _owned(st, p)
+    return list(own.views) if p == viewer else _hide_unseen_leaders(st, p, ids, own)
+
+
+_LEVELS3 = (("1", 1), ("2", 2), ("3", 3))
+_LEVELS2 = (("1", 1), ("2", 2))
+#: (market, declared target) -> the buy action's notation (``buy 2.1 on #7``).
+_BUY_WORDS: dict[tuple[str, int | None], str] = {}
+
+
+def _buy_words(market: str, target: int | None) -> str:
+    words = f"buy {market}" if target is None else f"buy {market} on #{target}"
+    return remember(_BUY_WORDS, (market, target), words)
+
+
 def observe(st: State, viewer: int | None) -> dict[str, Any]:
     """What seat ``viewer`` (None: a spectator) may know now; the schema is above."""
     t = st.turn
-    views, cards, vale_types = st.cat.views, st.cards, st.vale_types
-
-    def cards_view(ids) -> list[dict[str, Any]]:
-        # card_view inlined: this is the hot path of every bot decision.
-        return [views.get(("card", cards[c], c)) or card_view(st, c) for c in ids]
+    views, vale_types = st.cat.views, st.vale_types
 
     players = []
     for p, pl in enumerate(st.players):
         new = t.new_vales if t.player == p else ()
+        ids, own = _owned(st, p)
+        # Every card view below comes from the owned views (checked against the make-ups).
+        view_of = own.by_id.__getitem__
         entry: dict[str, Any] = {
             "seat": p,
             "deck_count": len(pl.deck),
             "discard_count": len(pl.discard),
-            "field": cards_view(pl.field),
-            "on_deck": card_view(st, pl.on_deck) if pl.on_deck is not None else None,
+            "field": list(map(view_of, pl.field)),
+            "on_deck": view_of(pl.on_deck) if pl.on_deck is not None else None,
             "vp_tokens": pl.vp_tokens,
             "curse_tokens": pl.curse_tokens,
             "mana_token_active": pl.mana_token_active,
@@ -175,14 +266,14 @@ def observe(st: State, viewer: int | None) -> dict[str, Any]:
             "vales": [views.get(("vale", vale_types[v], v, v in new)) or vale_view(st, v, new=v in new)
                       for v in pl.vales],
             "decay": net_decay(st, p),
-            "owned_count": len(pl.deck) + len(pl.field) + len(pl.discard) + len(pl.aside)
-            + (pl.on_deck is not None),
-            "set_aside": cards_view(pl.aside),
+            "owned": list(own.views) if p == viewer else _hide_unseen_leaders(st, p, ids, own),
+            "owned_count": len(ids),
+            "set_aside": list(map(view_of, pl.aside)),
             "harvest_next": pl.harvest_next,
         }
         if viewer == p:
-            entry["deck"] = cards_view(sorted(pl.deck))
-            entry["discard"] = cards_view(sorted(pl.discard))
+            entry["deck"] = list(map(view_of, sorted(pl.deck)))
+            entry["discard"] = list(map(view_of, sorted(pl.discard)))
             entry["known_top"] = list(pl.known_top)
             entry["leaders_dealt"] = list(pl.dealt_leaders)
         players.append(entry)
@@ -198,9 +289,8 @@ def observe(st: State, viewer: int | None) -> dict[str, Any]:
         turn["spirits"] = dict(zip(SPIRITS, have))
         turn["spirits_spent"] = dict(zip(("animal", "forest", "sky", "any"), t.spirit_spent))
         if viewer == t.player and not st.pending:
-            turn["prices"] = {
-                " ".join(["buy", m] + ([] if tgt is None else ["on", f"#{tgt}"])): price
-                for m, _c, tgt, price in buy_options(st)}
+            turn["prices"] = {_BUY_WORDS.get((m, tgt)) or _buy_words(m, tgt): price
+                              for m, _c, tgt, price in buy_options(st)}
     pending = None
     if st.pending:
         pd = st.pending[-1]
@@ -235,14 +325,14 @@ def observe(st: State, viewer: int | None) -> dict[str, Any]:
         "end_triggered": st.end_triggered,
         "seen_leaders": list(st.seen_leaders),
         "over": st.over,
-        "commons": {str(l): [None if c is None else views.get(("copy", c)) or copy_view(st, c)
-                             for c in st.commons[l]] for l in (1, 2, 3)},
+        "commons": {k: [None if c is None else views.get(("copy", c)) or copy_view(st, c)
+                        for c in st.commons[l]] for k, l in _LEVELS3},
         "fertile_soil": dict(st.soil_left),
         "fertile_soil_cost": st.cat.fertile_soil.cost,
-        "advancement_decks": {str(l): len(st.adv_decks[l]) for l in (1, 2, 3)},
-        "vale_rows": {str(l): [None if v is None else views.get(("vale", vale_types[v], v, False))
-                               or vale_view(st, v) for v in st.vale_rows[l]] for l in (1, 2)},
-        "vale_decks": {str(l): len(st.vale_decks[l]) for l in (1, 2)},
+        "advancement_decks": {k: len(st.adv_decks[l]) for k, l in _LEVELS3},
+        "vale_rows": {k: [None if v is None else views.get(("vale", vale_types[v], v, False))
+                          or vale_view(st, v) for v in st.vale_rows[l]] for k, l in _LEVELS2},
+        "vale_decks": {k: len(st.vale_decks[l]) for k, l in _LEVELS2},
         "players": players,
         "turn": turn,
         "pending": pending,

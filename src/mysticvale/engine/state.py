@@ -47,6 +47,11 @@ class Player:
     harvest_next: bool = False
     #: The two leaders dealt to this player at setup (file 003), known only to this player.
     dealt_leaders: list[str] = _f(default_factory=list)
+    #: Cards this player took out of the deck without showing them to the other seats (a
+    #: search, a private look: Cleansing Rain, Calm Weather), until they are next face up.
+    #: Those in the discard pile are cards the others know went there, not which ones
+    #: (file 000: "You may not look at cards in other players' discard piles").
+    taken_unseen: list[int] = _f(default_factory=list)
 
     def copy(self) -> "Player":
         return Player(
@@ -54,6 +59,7 @@ class Player:
             self.vp_tokens, self.curse_tokens, self.mana_token_active, self.star,
             list(self.known_top), list(self.guards_used), list(self.aether_cards),
             list(self.removed_vales), list(self.aside), self.harvest_next, list(self.dealt_leaders),
+            list(self.taken_unseen),
         )
 
 

@@ -52,6 +52,7 @@ def shuffle_discard_into_deck(st: State, p: int) -> None:
     pl.discard = []
     st.rng.shuffle(f"deck{p}", pl.deck)
     pl.known_top = []
+    pl.taken_unseen = []      # all in the deck again: nothing left whose place is private
     log(st, "shuffle", p, f"Player {p + 1} shuffles the discard pile into a new deck.")
 
 
@@ -84,11 +85,14 @@ def take_top(st: State, p: int) -> int | None:
 
 
 def take_from_deck(st: State, p: int, card: int) -> None:
-    """Remove a specific card from the deck (a search); known order below it is kept."""
+    """Remove a specific card from the deck (a search); known order below it is kept.
+    Until it is next face up (:func:`mark_seen`), only its player knows where it went."""
     pl = st.players[p]
     pl.deck.remove(card)
     if card in pl.known_top:
         pl.known_top = []
+    if card not in pl.taken_unseen:
+        pl.taken_unseen.append(card)
 
 
 def reveal(st: State, p: int) -> None:
@@ -102,7 +106,11 @@ def reveal(st: State, p: int) -> None:
 
 
 def mark_seen(st: State, card: int) -> None:
-    """A card is face up for everyone: if it is a leader, which one is public from now on."""
+    """A card is face up for everyone: where it is is public again, and if it is a leader,
+    which one is public from now on."""
+    for pl in st.players:
+        if pl.taken_unseen and card in pl.taken_unseen:
+            pl.taken_unseen.remove(card)
     if st.cat.leaders and card not in st.seen_leaders and any(st.cat.copies[i].type.kind == "leader" for i in st.cards[card]):
         st.seen_leaders.append(card)
 
