@@ -8,7 +8,7 @@ from conftest import choose
 from fastapi.testclient import TestClient
 
 from mysticvale.server import Storage, create_app
-from mysticvale.server.sessions import SessionManager
+from mysticvale.server.sessions import Conflict, SessionManager
 from mysticvale.server.storage import SNAPSHOT_EVERY, SNAPSHOTS_KEPT, Record, StorageError, Summary, snapshots
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -23,10 +23,10 @@ def _play(session, moves: int, salt: int = 0, undo_every: int = 0) -> int:
         seat = session.game.current_player
         body = session.state_for(seat)
         if undo_every and body["can_undo"] and i % undo_every == 0:
-            session.undo(seat)
+            session.undo(seat, session.seq)
             undos += 1
         else:
-            session.act(seat, choose(session.seq, body["legal_actions"], salt))
+            session.act(seat, choose(session.seq, body["legal_actions"], salt), session.seq)
     return undos
 
 
@@ -51,14 +51,17 @@ def test_restore_from_snapshot_and_records_equals_the_live_game(db_url):
         # the restored session plays on, and is restored exactly again
         _play(restored, 20, salt=2, undo_every=3)
         _same(restored, SessionManager(store, allow_seed=True).get(live.id))
-        # the old session can no longer write: its record numbers are taken (503, nothing changes)
-        seat = live.game.current_player
-        with pytest.raises(Exception) as refused:
-            live.act(seat, live.state_for(seat)["legal_actions"][0])
-        assert getattr(refused.value, "status", None) == 503
-        # ... and its manager then reloads the game from storage instead of serving the old copy
-        assert live.stale and live_mgr.get(live.id) is not live
-        _same(live_mgr.get(live.id), restored)
+        # the old session (like another server process's copy) is behind: its record number is taken,
+        # so its write is refused as stale, nothing of it is stored, and it catches up from the log in place
+        seat, old_seq = live.game.current_player, live.seq
+        taken = store.record(live.id, old_seq + 1)
+        mine = next(a for a in live.state_for(seat)["legal_actions"] if seat != taken.seat or a != taken.action)
+        with pytest.raises(Conflict) as refused:
+            live.act(seat, mine, old_seq)
+        assert "stale" in refused.value.message
+        assert store.record(live.id, old_seq + 1) == taken
+        assert live_mgr.get(live.id) is live
+        _same(live, restored)
         # old snapshots are pruned: the creation snapshot and the latest few remain
         with store.engine.connect() as c:
             kept = c.execute(sa.select(snapshots.c.seq).where(snapshots.c.game_id == live.id)).scalars().all()
@@ -106,7 +109,7 @@ def test_a_failed_commit_changes_nothing(sqlite_url, monkeypatch):
             raise sa.exc.OperationalError("INSERT", {}, Exception("disk I/O error"))
 
         monkeypatch.setattr(session.storage, "append", broken)
-        r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": "push"})
+        r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": "push", "seq": 0})
         assert r.status_code == 503 and "nothing changed" in r.json()["detail"]
         assert client.get(f"/api/games/{gid}/state", params={"token": tokens[seat]}).json() == before
         monkeypatch.undo()

@@ -23,15 +23,17 @@ plus the records after it, or, if no snapshot loads, by replaying every record f
 
 from __future__ import annotations
 
+import contextlib
 import json
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from sqlalchemy import (
     Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, event,
-    select, update, delete,
+    func, select, update, delete,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -160,9 +162,20 @@ class Storage:
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        # SQLite takes one writer at a time and makes the others sleep and retry (with growing
+        # pauses, so one thread can win again and again): writers of this process queue here.
+        self._writing = threading.Lock() if url.startswith("sqlite") else contextlib.nullcontext()
+        #: Called inside the transaction of every appended record, with (connection, game id, seq):
+        #: the PostgreSQL coordinator sends its change notification there (delivered at commit).
+        self.on_append: Callable[[Any, str, int], None] | None = None
         # The schema comes from the migrations (server/migrations), never from create_all: two
         # processes starting at once on a fresh database would race to create the tables.
         migrate.upgrade(self.engine)
+
+    @property
+    def shared(self) -> bool:
+        """Whether several server processes may use this database at once (PostgreSQL, not SQLite)."""
+        return self.engine.dialect.name == "postgresql"
 
     def close(self) -> None:
         self.engine.dispose()
@@ -172,7 +185,7 @@ class Storage:
                     state_json: str, summary: Summary) -> None:
         """Store a new game with its seats and its creation snapshot (one transaction)."""
         now = time.time()
-        with self.engine.begin() as conn:
+        with self._writing, self.engine.begin() as conn:
             conn.execute(games.insert().values(
                 id=game_id, created_at=now, updated_at=now, config=json.dumps(config, sort_keys=True), seq=0,
                 **_summary_values(summary)))
@@ -190,7 +203,7 @@ class Storage:
         """
         now = time.time()
         try:
-            with self.engine.begin() as conn:
+            with self._writing, self.engine.begin() as conn:
                 res = conn.execute(
                     update(games).where(games.c.id == game_id, games.c.seq == record.seq - 1)
                     .values(seq=record.seq, updated_at=now, **_summary_values(summary)))
@@ -204,6 +217,8 @@ class Storage:
                     conn.execute(snapshots.insert().values(
                         game_id=game_id, seq=record.seq, actions=actions, state=state_json, created_at=now))
                     self._prune_snapshots(conn, game_id)
+                if self.on_append is not None:
+                    self.on_append(conn, game_id, record.seq)
         except IntegrityError as exc:
             raise StorageError(f"game {game_id}: record {record.seq} already exists") from exc
 
@@ -233,11 +248,29 @@ class Storage:
         return StoredGame(
             id=game_id, config=json.loads(row["config"]), seq=row["seq"],
             seats=[(s, d, b) for s, d, b in seat_rows],
-            records=[Record(r["seq"], r["kind"], r["seat"], r["action"], r["target"], bool(r["barrier"]), r["turn"])
-                     for r in recs],
+            records=[_record(r) for r in recs],
             snapshot=(snap[0], snap[1], snap[2]) if snap is not None else None,
             summary=_summary_from_row(row),
         )
+
+    def records_after(self, game_id: str, seq: int) -> list[Record]:
+        """The records of ``game_id`` numbered above ``seq``, in order (what a copy at ``seq`` has not seen)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(records).where(records.c.game_id == game_id, records.c.seq > seq)
+                                .order_by(records.c.seq)).mappings().all()
+        return [_record(r) for r in rows]
+
+    def record(self, game_id: str, seq: int) -> Record | None:
+        """Record ``seq`` of ``game_id``, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(records).where(records.c.game_id == game_id, records.c.seq == seq)
+                               ).mappings().first()
+        return _record(row) if row is not None else None
+
+    def seq_of(self, game_id: str) -> int | None:
+        """The number of the last record of ``game_id`` (None: no such game)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(games.c.seq).where(games.c.id == game_id)).scalar()
 
     def summary(self, game_id: str) -> Summary | None:
         with self.engine.connect() as conn:
@@ -253,9 +286,20 @@ class Storage:
                 .where(games.c.over.is_(False), seats.c.bot.is_not(None))).scalars().all()
         return list(rows)
 
+    def bot_only_games(self) -> int:
+        """How many unfinished games have no human seat."""
+        humans = select(seats.c.game_id).where(seats.c.token_digest.is_not(None))
+        with self.engine.connect() as conn:
+            return conn.execute(select(func.count()).select_from(games)
+                                .where(games.c.over.is_(False), games.c.id.not_in(humans))).scalar_one()
+
     def record_count(self, game_id: str) -> int:
         with self.engine.connect() as conn:
             return len(conn.execute(select(records.c.seq).where(records.c.game_id == game_id)).all())
+
+
+def _record(r) -> Record:
+    return Record(r["seq"], r["kind"], r["seat"], r["action"], r["target"], bool(r["barrier"]), r["turn"])
 
 
 def _summary_values(s: Summary) -> dict[str, Any]:
