@@ -32,23 +32,44 @@ DESCRIPTION = """
 Play Mystic Vale in the browser.  The server holds the authoritative game; every action is
 validated by the rules engine and committed to the database before it is acknowledged.
 
-**Seats and tokens.**  `POST /api/games` returns a secret token per human seat.  Only that token
-can act for its seat; a request without a token reads the spectator view.  Nobody ever receives
-another seat's hidden information (deck order, private looks).
+**Seats and tokens.**  `POST /api/games` returns a secret token per human seat and an invitation
+link `{public URL}/games/{id}#token=T`: the token is in the URL *fragment*, which browsers never
+send to a server, so it reaches no access log, proxy or referrer.  Send a token in the
+`X-Seat-Token` header (or, for actions and undo, as `token` in the body).  Only that token can act
+for its seat; a request without a token reads the spectator view.  Nobody ever receives another
+seat's hidden information (deck order, private looks).  (`?token=T` on `GET /state` and the
+WebSocket still works for old clients; the server never logs it.)
 
-**seq.**  Every state carries `seq`, the number of records (actions and undos) so far.  Send it with
-an action: if the game has moved on meanwhile, the answer is 409 and nothing happens, so a retried
-request can never apply an action twice.
+**seq: every change is idempotent.**  Every state carries `seq`, the number of records (actions
+and undos) so far.  Actions and undos **must** send the `seq` of the state they were made in (a
+whole number: `true` or `1.0` is refused).  If the game has moved on, the answer is 409 (stale)
+and nothing happens.  If the same request is sent again after its answer was lost, it is not
+applied twice: the answer repeats the state with `repeated: true`.  Every answer to an action or
+undo says which record was its own, `applied_seq`; the state's `seq` may be higher when bot moves
+followed it.
 
-**Errors.**  `{"detail": message}` with 403 (wrong token), 404 (unknown game), 409 (not legal now,
-not your decision, stale seq, nothing to undo), 422 (malformed body or action notation),
-503 (the database did not take the write; nothing changed).
+**Errors.**  `{"detail": message}`, short, never repeating the input: 403 (wrong token),
+404 (unknown game), 409 (not legal now, not your decision, stale seq, nothing to undo), 413 (body
+over 16 KiB), 422 (malformed body, JSON with NaN / Infinity / out-of-range numbers, action
+notation that does not parse, a set combination without a base game), 429 (more than 20 new games
+a minute from one address, or more than 4 without a human seat), 503 (the database did not take
+the write, the server runs too many games without a human seat, or holds too many games in play;
+nothing changed, try again).
 
-**WebSocket** `WS /api/games/{id}/ws?token=T` (no token: spectator).  The server sends
-`{"type": "state", ...the body of GET /state...}` on connect and after every change (including bot
-moves), and `{"type": "error", "message": ..., "status": code}` when a message of the client fails.
-The client may send `{"type": "action", "action": "push", "seq": n}` and `{"type": "undo"}`.
-A wrong token gets an error message and the socket closed with code 4403, an unknown game 4404.
+**Bots.**  `bots` maps seats to bot names (`GET /api/bots`), optionally with a thinking time in
+seconds (`ismcts:0.5`), at most the server's `max_think` (5 s unless configured).  Bot moves are
+scheduled fairly: games with a person at the table first, one move per game at a time.
+
+**WebSocket** `WS /api/games/{id}/ws`.  Offer the subprotocols `["mysticvale",
+"mysticvale.token.T"]` to play seat T (no token: spectator); the server accepts `mysticvale`.
+The server sends `{"type": "state", ...the body of GET /state...}` on connect and after every
+change (including bot moves and changes made through another server process), `{"type":
+"applied", "applied_seq": n, "repeated": false}` after one of the client's own changes, and
+`{"type": "error", "message": ..., "status": code}` when a message of the client fails (the socket
+stays open).  The client may send `{"type": "action", "action": "push", "seq": n}` and
+`{"type": "undo", "seq": n}`: JSON objects of at most 4 096 characters, at most 50 per 10 seconds.
+A wrong token gets an error message and the socket closed with code 4403, an unknown game 4404;
+frames over 64 KiB close the socket (1009).
 """
 
 
