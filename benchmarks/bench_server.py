@@ -43,6 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 #: The seq near the start of a state (pushes and answers put it among their first keys).
 SEQ = re.compile(r'"seq":\s*(\d+)')
+SEQ_BYTES = re.compile(rb'"seq":\s*(\d+)')
 
 
 def free_port() -> int:
@@ -168,12 +169,13 @@ async def _game(bases: list[str], rng: random.Random, stats: dict, until: float,
 
         async def read(seat: int, ws) -> None:
             try:
-                async for raw in ws:
+                while True:
+                    raw = await ws.recv(decode=False)       # bytes: no UTF-8 decoding of every push
                     now = time.monotonic()
                     if now >= measure_from:
                         stats["bytes"] += len(raw)
-                    head = SEQ.search(raw, 0, 300)
-                    if head is None or '"type":"state"' not in raw[:40]:
+                    head = SEQ_BYTES.search(raw, 0, 300)
+                    if head is None or b'"type":"state"' not in raw[:40]:
                         continue
                     seq = int(head.group(1))
                     if seat not in latest or seq >= latest[seat][0]:
@@ -250,7 +252,12 @@ def _client_process(bases: list[str], games: int, seed: int, warmup: float, seco
             await asyncio.gather(*tasks, return_exceptions=True)
         return stats
 
-    out.put(asyncio.run(main()))
+    import resource
+
+    stats = asyncio.run(main())
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    stats["cpu"] = usage.ru_utime + usage.ru_stime
+    out.put(stats)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -289,6 +296,7 @@ def run_load(bases: list[str], pids: list[int], games: int, clients: int, warmup
         "refused": sum(s["refused"] for s in parts), "failed": sum(s["failed"] for s in parts),
         "skipped_ticks": sum(s["skipped"] for s in parts), "server_rss_mb": round(memory, 1),
         "server_cpu": cpu, "load_average": round(os.getloadavg()[0], 1),
+        "client_cpu": round(sum(s["cpu"] for s in parts) / (warmup + seconds), 2),
     }
 
 

@@ -31,6 +31,9 @@ def command(
                                                               "(seconds per decision)"),
     bot_workers: int = typer.Option(2, min=1, max=64, help="processes for searching bots, per server process"),
     games_per_minute: int = typer.Option(20, min=1, help="games one client address may create per minute"),
+    bot_only_per_minute: int = typer.Option(4, min=0, help="... of which without a human seat"),
+    max_bot_only_games: int = typer.Option(32, min=0, help="unfinished games without a human seat the server "
+                                                           "runs at once"),
     forwarded_allow_ips: str = typer.Option(None, help="proxies whose X-Forwarded-For is trusted for the client "
                                                        "address (comma-separated; '*' for any)"),
     log_level: str = typer.Option("warning", help="uvicorn log level"),
@@ -53,7 +56,9 @@ def command(
         console.print(f"[red]--public-url must start with http:// or https://, not {public_url!r}[/red]")
         raise typer.Exit(2)
     config = {"database": url, "allow_seed": allow_seed, "public_url": public, "max_think": max_think,
-              "bot_workers": bot_workers, "games_per_minute": games_per_minute, "watch_parent": workers > 1}
+              "bot_workers": bot_workers, "games_per_minute": games_per_minute,
+              "bot_only_per_minute": bot_only_per_minute, "max_bot_only_games": max_bot_only_games,
+              "watch_parent": workers > 1}
     where = url if url.startswith("sqlite") else url.split("@")[-1]
     console.print(f"Mystic Vale is served at [bold]{public}/[/bold]  (API: {public}/docs; database: {where}"
                   f"{f'; {workers} processes' if workers > 1 else ''})", highlight=False, soft_wrap=True)
@@ -72,7 +77,8 @@ def build_app(config: dict):
     from ..server import create_app
     from ..server.limits import Limits
 
-    limits = Limits(max_think=config["max_think"], games_per_minute=config["games_per_minute"])
+    limits = Limits(max_think=config["max_think"], games_per_minute=config["games_per_minute"],
+                    bot_only_per_minute=config["bot_only_per_minute"], max_bot_only_games=config["max_bot_only_games"])
     return create_app(config["database"], allow_seed=config["allow_seed"], public_url=config["public_url"],
                       bot_workers=config["bot_workers"], limits=limits)
 

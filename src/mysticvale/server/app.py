@@ -14,6 +14,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from ..bots import bot_names
+from ..runtime import settle
 from .cluster import LocalCoordinator, PgCoordinator, hold_sqlite
 from .limits import (CreationLimiter, Limits, MessageLimiter, StrictJSONRoute, receive_client_message,
                      validation_error_handler, whole_number)
@@ -91,6 +92,9 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         install_log_redaction()
+        # The catalogue lives as long as the server: out of the garbage collector's way (its full
+        # collections walked it and every game's state, pausing requests for tens of ms).
+        await run_in_threadpool(settle)
         storage = Storage(database_url)
         held = hold_sqlite(storage)
         coordinator = PgCoordinator(storage, sweep_every=sweep_every) if storage.shared else LocalCoordinator()
