@@ -620,10 +620,11 @@ class SessionManager:
         self.storage.create_game(game_id, config, [(x.seat, x.digest, x.bot) for x in seats], game.to_json(),
                                  _summary(game))
         session = GameSession(game_id, config, seats, game, self.storage, 0, [], self._after_change)
+        session.users = 1               # held until its first bot move (if any) is queued
         with self._lock:
             self._sessions[game_id] = session
-            self._evict_idle()
         self.kick(session)
+        self.release(session)
         return session, tokens
 
     @contextmanager
@@ -790,13 +791,16 @@ class SessionManager:
         with self._lock:
             if self._closed or session.bot_busy:
                 return
+            # (The caller holds the session, so it is in memory.)  The queued move holds it too.
             session.bot_busy = True
+            session.users += 1
         try:
             self.scheduler.submit(session.id, lambda think: self._bot_move(session, think),
                                   search=is_search_bot(spec), ordinary=not session.bot_only)
         except RuntimeError:            # the scheduler is shut down
             with self._lock:
                 session.bot_busy = False
+            self.release(session)
 
     def _bot_move(self, session: GameSession, think) -> None:
         """(On a scheduler worker.)  One bot move, then the session queues again behind other games."""
@@ -820,9 +824,11 @@ class SessionManager:
         finally:
             with self._lock:
                 session.bot_busy = False
-                self._evict_idle()
-            if not self._closed and session.bot_error is None:
-                self.kick(session)       # the next bot move, if a bot is still to act
+            try:
+                if not self._closed and session.bot_error is None:
+                    self.kick(session)   # the next bot move, if a bot is still to act
+            finally:
+                self.release(session)    # the move's hold (the next move, if queued, holds its own)
 
     def close(self) -> None:
         """Stop bot workers (moves in flight are either committed or dropped, never half-stored)."""
