@@ -89,12 +89,13 @@ class Postgres:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
-def start_server(data_dir: Path, database: str | None, extra: list[str]) -> tuple[subprocess.Popen, str]:
+def start_server(data_dir: Path, database: str | None, extra: list[str], legacy: bool = False
+                 ) -> tuple[subprocess.Popen, str]:
     import httpx
 
     port = free_port()
     cmd = [sys.executable, "-c", "from mysticvale.cli.main import app; app()", "serve", "--port", str(port),
-           "--data-dir", str(data_dir), "--games-per-minute", "100000", *extra]
+           "--data-dir", str(data_dir), *([] if legacy else ["--games-per-minute", "100000"]), *extra]
     if database:
         cmd += ["--database", database]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(data_dir / f"server-{port}.log", "wb"))
@@ -143,12 +144,19 @@ def rss_mb(pid: int) -> float:
 
 # -- load generator (runs in its own processes) --------------------------------------------
 async def _game(bases: list[str], rng: random.Random, stats: dict, until: float, measure_from: float,
-                client) -> None:
+                client, legacy: bool) -> None:
     import websockets
 
     while time.monotonic() < until:
-        r = await client.post(rng.choice(bases) + "/api/games", json={"players": 2})
+        try:
+            r = await client.post(rng.choice(bases) + "/api/games", json={"players": 2})
+        except Exception as exc:
+            stats["errors"][f"create: {type(exc).__name__}"] = stats["errors"].get(f"create: {type(exc).__name__}", 0) + 1
+            stats["failed"] += 1
+            await asyncio.sleep(1)
+            continue
         if r.status_code != 201:
+            stats["errors"][f"create: {r.status_code}"] = stats["errors"].get(f"create: {r.status_code}", 0) + 1
             stats["failed"] += 1
             await asyncio.sleep(1)
             continue
@@ -187,8 +195,11 @@ async def _game(bases: list[str], rng: random.Random, stats: dict, until: float,
 
         for seat in (0, 1):
             url = rng.choice(bases).replace("http://", "ws://") + f"/api/games/{gid}/ws"
-            ws = await websockets.connect(url, subprotocols=["mysticvale", f"mysticvale.token.{tokens[seat]}"],
-                                          max_size=None, compression=None)
+            if legacy:
+                ws = await websockets.connect(f"{url}?token={tokens[seat]}", max_size=None, compression=None)
+            else:
+                ws = await websockets.connect(url, subprotocols=["mysticvale", f"mysticvale.token.{tokens[seat]}"],
+                                              max_size=None, compression=None)
             sockets.append((ws, asyncio.ensure_future(read(seat, ws))))
         await asyncio.sleep(rng.random())           # a random phase per game
         next_tick = time.monotonic()
@@ -208,10 +219,16 @@ async def _game(bases: list[str], rng: random.Random, stats: dict, until: float,
                     t0 = time.monotonic()
                     sent_at[seq + 1] = t0
                     try:
-                        r = await client.post(rng.choice(bases) + f"/api/games/{gid}/actions",
-                                              json={"action": action, "seq": seq},
-                                              headers={"X-Seat-Token": tokens[seat]})
-                    except Exception:
+                        if legacy:
+                            r = await client.post(rng.choice(bases) + f"/api/games/{gid}/actions",
+                                                  json={"token": tokens[seat], "action": action, "seq": seq})
+                        else:
+                            r = await client.post(rng.choice(bases) + f"/api/games/{gid}/actions",
+                                                  json={"action": action, "seq": seq},
+                                                  headers={"X-Seat-Token": tokens[seat]})
+                    except Exception as exc:
+                        key = f"action: {type(exc).__name__}"
+                        stats["errors"][key] = stats["errors"].get(key, 0) + 1
                         stats["failed"] += 1
                         r = None
                     t1 = time.monotonic()
@@ -234,11 +251,13 @@ async def _game(bases: list[str], rng: random.Random, stats: dict, until: float,
             task.cancel()
 
 
-def _client_process(bases: list[str], games: int, seed: int, warmup: float, seconds: float, out) -> None:
+def _client_process(bases: list[str], games: int, seed: int, warmup: float, seconds: float, legacy: bool,
+                    out) -> None:
     import httpx
 
     async def main() -> dict:
-        stats = {"rtt": [], "push": [], "bytes": 0, "actions": 0, "refused": 0, "failed": 0, "skipped": 0}
+        stats = {"rtt": [], "push": [], "bytes": 0, "actions": 0, "refused": 0, "failed": 0, "skipped": 0,
+                 "errors": {}}
         start = time.monotonic()
         measure_from, until = start + warmup, start + warmup + seconds
         limits = httpx.Limits(max_connections=games + 10, max_keepalive_connections=games + 10)
@@ -247,7 +266,7 @@ def _client_process(bases: list[str], games: int, seed: int, warmup: float, seco
             tasks = []
             for i in range(games):
                 tasks.append(asyncio.ensure_future(_game(bases, random.Random(rng.getrandbits(32)), stats, until,
-                                                         measure_from, client)))
+                                                         measure_from, client, legacy)))
                 await asyncio.sleep(min(1.0, warmup / 2) / games)   # spread the creations
             await asyncio.gather(*tasks, return_exceptions=True)
         return stats
@@ -268,11 +287,11 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run_load(bases: list[str], pids: list[int], games: int, clients: int, warmup: float, seconds: float,
-             seed: int) -> dict:
+             seed: int, legacy: bool = False) -> dict:
     ctx = multiprocessing.get_context("spawn")
     out = ctx.Queue()
     share = [games // clients + (1 if i < games % clients else 0) for i in range(clients)]
-    procs = [ctx.Process(target=_client_process, args=(bases, n, seed + i, warmup, seconds, out))
+    procs = [ctx.Process(target=_client_process, args=(bases, n, seed + i, warmup, seconds, legacy, out))
              for i, n in enumerate(share) if n]
     for p in procs:
         p.start()
@@ -297,6 +316,8 @@ def run_load(bases: list[str], pids: list[int], games: int, clients: int, warmup
         "skipped_ticks": sum(s["skipped"] for s in parts), "server_rss_mb": round(memory, 1),
         "server_cpu": cpu, "load_average": round(os.getloadavg()[0], 1),
         "client_cpu": round(sum(s["cpu"] for s in parts) / (warmup + seconds), 2),
+        "server_cpu_ms_per_action": round(1000 * sum(cpu) / max(actions / seconds, 1e-9), 2),
+        "errors": {k: sum(s["errors"].get(k, 0) for s in parts) for k in {k for s in parts for k in s["errors"]}},
     }
 
 
@@ -308,7 +329,7 @@ def run_setup(setup: str, game_counts: list[int], args) -> list[dict]:
         servers: list[subprocess.Popen] = []
         try:
             if setup == "sqlite":
-                proc, base = start_server(data, None, args.server_args)
+                proc, base = start_server(data, None, args.server_args, args.legacy_api)
                 servers, bases = [proc], [base]
             else:
                 pg = Postgres()
@@ -316,7 +337,7 @@ def run_setup(setup: str, game_counts: list[int], args) -> list[dict]:
                 servers, bases = [], []
                 for i in range(2):
                     (data / str(i)).mkdir()
-                    proc, base = start_server(data / str(i), url, args.server_args)
+                    proc, base = start_server(data / str(i), url, args.server_args, args.legacy_api)
                     servers.append(proc)
                     bases.append(base)
             spy = None
@@ -326,10 +347,12 @@ def run_setup(setup: str, game_counts: list[int], args) -> list[dict]:
                                         *(["--format", "raw"] if args.py_spy.endswith(".txt") else []),
                                         *(["--gil"] if args.py_spy_gil else [])], stdout=subprocess.DEVNULL,
                                        stderr=subprocess.DEVNULL)
-            row = run_load(bases, [p.pid for p in servers], games, args.clients, args.warmup, args.seconds, args.seed)
+            row = run_load(bases, [p.pid for p in servers], games, args.clients, args.warmup, args.seconds, args.seed,
+                           args.legacy_api)
             if spy is not None:
                 spy.wait(timeout=120)
-            row = {"setup": "1 process, SQLite" if setup == "sqlite" else "2 processes, PostgreSQL", **row}
+            row = {"setup": ("1 process, SQLite" if setup == "sqlite" else "2 processes, PostgreSQL")
+                   + (f", {args.label}" if args.label else ""), **row}
             rows.append(row)
             print(json.dumps(row), flush=True)
         finally:
@@ -348,14 +371,15 @@ def run_setup(setup: str, game_counts: list[int], args) -> list[dict]:
 
 def table(rows: list[dict]) -> str:
     head = ("| setup | games | actions/s | round trip p50 / p95 / p99 / max (ms) | push p50 / p99 (ms) | "
-            "bytes per action | refused / failed | server memory (MB) | server CPU (cores) | load average |\n"
-            "|---|---|---|---|---|---|---|---|---|---|")
+            "bytes per action | refused / failed | server memory (MB) | server CPU (cores) | server CPU per action (ms) | "
+            "load average |\n|---|---|---|---|---|---|---|---|---|---|---|")
     lines = [head]
     for r in rows:
         lines.append(f"| {r['setup']} | {r['games']} | {r['actions_per_s']} | {r['rtt_p50_ms']} / {r['rtt_p95_ms']} / "
                      f"{r['rtt_p99_ms']} / {r['rtt_max_ms']} | {r['push_p50_ms']} / {r['push_p99_ms']} | "
                      f"{r['bytes_per_action']:,} | {r['refused']} / {r['failed']} | {r['server_rss_mb']} | "
-                     f"{' + '.join(str(c) for c in r['server_cpu'])} | {r['load_average']} |")
+                     f"{' + '.join(str(c) for c in r['server_cpu'])} | {r['server_cpu_ms_per_action']} | "
+                     f"{r['load_average']} |")
     return "\n".join(lines)
 
 
@@ -373,6 +397,10 @@ def main() -> None:
     ap.add_argument("--server-args", nargs=argparse.REMAINDER, default=[],
                     help="further arguments for mysticvale serve")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--legacy-api", action="store_true",
+                    help="send tokens in the body and the WebSocket URL, as servers before the X-Seat-Token header "
+                         "took them (to measure an older server: PYTHONPATH=its/src)")
+    ap.add_argument("--label", default="", help="added to the setup's name in the table")
     args = ap.parse_args()
     setups = ["sqlite", "postgresql"] if args.setup == "both" else [args.setup]
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f}, "
