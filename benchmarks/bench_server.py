@@ -343,7 +343,7 @@ def run_setup(setup: str, game_counts: list[int], args) -> list[dict]:
             spy = None
             if args.py_spy and games == max(game_counts):
                 spy = subprocess.Popen([str(Path(sys.executable).with_name("py-spy")) if Path(sys.executable).with_name("py-spy").exists() else "py-spy", "record", "-o", args.py_spy, "-d", str(int(args.warmup + args.seconds)),
-                                        "-p", str(servers[0].pid), "-r", "50", "--subprocesses",
+                                        "-p", str(servers[0].pid), "-r", "50", "--subprocesses", "--idle",
                                         *(["--format", "raw"] if args.py_spy.endswith(".txt") else []),
                                         *(["--gil"] if args.py_spy_gil else [])], stdout=subprocess.DEVNULL,
                                        stderr=subprocess.DEVNULL)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
-from conftest import choose
+from conftest import choose, wait_for
 from fastapi.testclient import TestClient
 
 from mysticvale.server import Storage, create_app
@@ -137,5 +137,39 @@ def test_idle_sessions_are_dropped_from_memory_and_reloaded(sqlite_url):
     again = mgr.get(made[0].id)          # reloaded from storage, the same game
     assert again is not made[0]
     _same(again, made[0])
+    mgr.close()
+    store.close()
+
+
+def test_group_commit_stores_a_batch_together_and_refuses_only_the_taken_number(sqlite_url):
+    import threading
+
+    store = Storage(sqlite_url)
+    mgr = SessionManager(store, allow_seed=True)
+    games = [mgr.create(2, ["base"], False, "yucata", {}, seed=80 + i)[0] for i in range(5)]
+    summary = Summary(0, "planting", 1, False, [])
+    gate = threading.Event()
+    # hold the writer, so the appends below wait and are written as one batch
+    holder = threading.Thread(target=store._group.write, args=(lambda conn: gate.wait(10),))
+    holder.start()
+    results: dict[str, object] = {}
+
+    def append(gid, seq):
+        try:
+            store.append(gid, Record(seq, "action", 0, "push", None, True, 1), summary)
+            results[gid] = "stored"
+        except StorageError as exc:
+            results[gid] = exc
+
+    threads = [threading.Thread(target=append, args=(g.id, 2 if i == 2 else 1)) for i, g in enumerate(games)]
+    for t in threads:
+        t.start()
+    wait_for(lambda: len(store._group._waiting) == 5, timeout=10)
+    gate.set()
+    for t in threads + [holder]:
+        t.join()
+    assert isinstance(results[games[2].id], StorageError)          # record 2 is not the next of a new game
+    assert [results[g.id] for i, g in enumerate(games) if i != 2] == ["stored"] * 4
+    assert [store.record_count(g.id) for g in games] == [1, 1, 0, 1, 1]
     mgr.close()
     store.close()
