@@ -19,7 +19,8 @@ Printed per setup and number of games, after ``--warmup`` seconds: actions answe
 the round trip's p50 / p95 / p99 / max (ms), the delay from sending an action to the other seat's
 socket receiving its state (push p50 / p99), bytes per action (the HTTP answer plus every
 WebSocket message sent to the two seats, divided by the actions), refused or failed requests,
-and the resident memory of the server processes at the end.  ``--json FILE`` writes the rows.
+and the resident memory of the server processes at the end.  ``--json FILE`` writes the rows.  ``--py-spy FILE`` profiles
+the server with py-spy (the ``dev`` extra installs it).
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ import time
 
 import httpx
 import mysticvale as mv
-import pytest
 from conftest import ServerProcess, _fresh_pg_database, choose, wait_for
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
