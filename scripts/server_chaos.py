@@ -35,7 +35,8 @@ def free_port() -> int:
 
 def start(port: int, data: Path, database: str | None) -> subprocess.Popen:
     cmd = [sys.executable, "-c", "from mysticvale.cli.main import app; app()", "serve", "--port", str(port),
-           "--data-dir", str(data), "--allow-seed"] + (["--database", database] if database else [])
+           "--data-dir", str(data), "--allow-seed", "--games-per-minute", "1000", "--bot-only-per-minute", "1000",
+           "--max-bot-only-games", "1000"] + (["--database", database] if database else [])
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(600):
         try:

@@ -60,8 +60,8 @@ def test_lobby_creates_a_game_with_invitation_links(page, server, browser):
     invites = page.locator("#created .invite")
     assert invites.count() == 2                       # the two human seats; the bot gets no link
     links = [invites.nth(i).locator("input.link").input_value() for i in range(2)]
-    game_id = re.search(r"/games/([^/?]+)\?token=", links[0]).group(1)
-    assert all(f"/games/{game_id}?token=" in u for u in links)
+    game_id = re.search(r"/games/([^/?#]+)#token=", links[0]).group(1)
+    assert all(f"/games/{game_id}#token=" in u for u in links)        # the token in the fragment only
     assert len({u.split("token=")[1] for u in links}) == 2          # one secret per seat
     assert "Player 3: bot random" in page.inner_text("#created")
     copy = invites.nth(1).locator("button.copy")
@@ -299,7 +299,7 @@ def test_reconnects_after_the_socket_drops_and_spectators_see_no_actions(page, s
     page.wait_for_function(MY_TURN)
     before = seq(page)
     http_json("POST", f"{server}/api/games/{game['id']}/actions",
-              {"token": game["seats"][0]["token"], "action": "pass"})
+              {"token": game["seats"][0]["token"], "action": "pass", "seq": int(before)})
     wait_seq_change(page, before)
 
     ctx = browser.new_context(viewport={"width": 1000, "height": 800})

@@ -153,9 +153,10 @@ def wait_for(predicate, timeout: float = 30.0, interval: float = 0.01):
 class ServerProcess:
     """``mysticvale serve`` as a subprocess on a free port (for restart tests)."""
 
-    def __init__(self, data_dir: Path, database: str | None = None) -> None:
+    def __init__(self, data_dir: Path, database: str | None = None, args: tuple[str, ...] = ()) -> None:
         self.data_dir = Path(data_dir)
         self.database = database
+        self.args = list(args)
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
         self.base = f"http://127.0.0.1:{self.port}"
@@ -166,6 +167,7 @@ class ServerProcess:
                "--port", str(self.port), "--data-dir", str(self.data_dir), "--allow-seed"]
         if self.database:
             cmd += ["--database", self.database]
+        cmd += self.args
         with open(self.output, "ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=self.data_dir)
         end = time.monotonic() + timeout

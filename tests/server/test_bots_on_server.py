@@ -54,7 +54,7 @@ def test_bot_games_share_the_workers_fairly(sqlite_url):
     from mysticvale.server.sessions import SessionManager
 
     store = Storage(sqlite_url)
-    mgr = SessionManager(store, bot_workers=1)
+    mgr = SessionManager(store, bot_workers=1, bot_threads=1)
     try:
         a, _ = mgr.create(2, ["base"], False, "yucata", {0: "random", 1: "random"})
         b, _ = mgr.create(2, ["base"], False, "yucata", {0: "random", 1: "random"})

@@ -31,7 +31,7 @@ def test_create_returns_tokens_links_and_bots(client):
     tokens = [s["token"] for s in humans]
     assert len(set(tokens)) == 2 and all(len(t) >= 30 for t in tokens)
     for s in humans:
-        assert s["url"].endswith(f"/games/{g['id']}?token={s['token']}")
+        assert s["url"].endswith(f"/games/{g['id']}#token={s['token']}")     # a fragment: never sent to a server
     bot = g["seats"][2]
     assert bot == {"seat": 2, "token": None, "url": g["spectator_url"], "bot": "random"}
     assert g["spectator_url"].endswith(f"/games/{g['id']}")
@@ -68,7 +68,7 @@ def test_actions_follow_the_engine(client):
         assert r.status_code == 200, r.text
         ref.apply_action(action)
         body = r.json()
-        assert body["seq"] == st["seq"] + 1
+        assert body["seq"] == st["seq"] + 1 and body["applied_seq"] == st["seq"] + 1 and not body["repeated"]
         assert body["observation"] == ref.observe(seat)
         assert body["log"] == ref.log(seat)
 
@@ -83,18 +83,18 @@ def test_errors_403_404_409_422(client):
     # 404: unknown game, for every endpoint
     assert client.get("/api/games/nope/state").status_code == 404
     assert client.get("/api/games/nope/summary").status_code == 404
-    assert client.post("/api/games/nope/actions", json={"token": "x", "action": "push"}).status_code == 404
-    assert client.post("/api/games/nope/undo", json={"token": "x"}).status_code == 404
+    assert client.post("/api/games/nope/actions", json={"token": "x", "action": "push", "seq": 0}).status_code == 404
+    assert client.post("/api/games/nope/undo", json={"token": "x", "seq": 0}).status_code == 404
     # 403: a token that is not this game's
     other = create(client, seed=6)["seats"][0]["token"]
-    r = client.post(url, json={"token": other, "action": legal[0]})
+    r = client.post(url, json={"token": other, "action": legal[0], "seq": 0})
     assert r.status_code == 403 and "token" in r.json()["detail"]
     assert client.get(f"/api/games/{gid}/state", params={"token": "wrong"}).status_code == 403
-    assert client.post(f"/api/games/{gid}/undo", json={"token": "wrong"}).status_code == 403
+    assert client.post(f"/api/games/{gid}/undo", json={"token": "wrong", "seq": 0}).status_code == 403
     # 409: not this seat's decision; not legal now (with the engine's message); stale seq
-    r = client.post(url, json={"token": tokens[1 - acting], "action": legal[0]})
+    r = client.post(url, json={"token": tokens[1 - acting], "action": legal[0], "seq": 0})
     assert r.status_code == 409 and "not your decision" in r.json()["detail"]
-    r = client.post(url, json={"token": tokens[acting], "action": "buy 3.3"})
+    r = client.post(url, json={"token": tokens[acting], "action": "buy 3.3", "seq": 0})
     assert r.status_code == 409
     with pytest.raises(mv.IllegalActionError) as engine_says:
         mv.new_game(players=2, seed=5).apply_action("buy 3.3")
@@ -102,12 +102,14 @@ def test_errors_403_404_409_422(client):
     r = client.post(url, json={"token": tokens[acting], "action": legal[0], "seq": 7})
     assert r.status_code == 409 and "stale" in r.json()["detail"]
     # 422: malformed bodies and notation
-    for bad in ({"action": "push"}, {"token": tokens[acting]}, {"token": tokens[acting], "action": ""},
+    for bad in ({"action": "push", "seq": 0}, {"token": tokens[acting], "seq": 0},
+                {"token": tokens[acting], "action": "", "seq": 0},
+                {"token": tokens[acting], "action": "push"},
                 {"token": tokens[acting], "action": "push", "seq": "x"},
-                {"token": tokens[acting], "action": "push", "extra": 1}, [1, 2]):
+                {"token": tokens[acting], "action": "push", "seq": 0, "extra": 1}, [1, 2]):
         assert client.post(url, json=bad).status_code == 422, bad
     assert client.post(url, content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
-    r = client.post(url, json={"token": tokens[acting], "action": "fly away"})
+    r = client.post(url, json={"token": tokens[acting], "action": "fly away", "seq": 0})
     assert r.status_code == 422 and "unknown verb" in r.json()["detail"]
     # nothing of the above changed the game
     assert state(client, gid, tokens[0])["seq"] == 0
@@ -163,7 +165,8 @@ def _play_until_undoable(client, gid, tokens, trail=None):
         seat = spec["observation"]["acting_player"]
         before = state(client, gid, tokens[seat])
         action = choose(before["seq"], before["legal_actions"], salt=3)
-        r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": action})
+        r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": action,
+                                                           "seq": before["seq"]})
         assert r.status_code == 200, r.text
         if trail is not None:
             trail.append((seat, r.json()["can_undo"], r.json()["observation"], state(client, gid)["observation"]))
@@ -177,9 +180,9 @@ def test_undo_restores_the_state_before_the_action(client):
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
     seat, before, action, after = _play_until_undoable(client, gid, tokens)
     other = 1 - seat
-    r = client.post(f"/api/games/{gid}/undo", json={"token": tokens[other]})
+    r = client.post(f"/api/games/{gid}/undo", json={"token": tokens[other], "seq": after["seq"]})
     assert r.status_code == 409 and "nothing to undo" in r.json()["detail"]
-    r = client.post(f"/api/games/{gid}/undo", json={"token": tokens[seat]})
+    r = client.post(f"/api/games/{gid}/undo", json={"token": tokens[seat], "seq": after["seq"]})
     assert r.status_code == 200, r.text
     undone = r.json()
     assert undone["seq"] == after["seq"] + 1          # an undo is a record of its own
@@ -187,7 +190,8 @@ def test_undo_restores_the_state_before_the_action(client):
         assert undone[key] == before[key], key
     assert undone["can_undo"] in (True, False)
     # the same action can be played again and gives the same result
-    r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": action})
+    r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": action,
+                                                       "seq": undone["seq"]})
     assert r.status_code == 200 and r.json()["observation"] == after["observation"]
     assert r.json()["log"] == after["log"]
 
@@ -198,10 +202,10 @@ def test_undo_goes_back_to_the_last_reveal_and_no_further(client):
     seat = state(client, gid)["observation"]["acting_player"]
     start = state(client, gid, tokens[seat])
     # "push" turns up the next card of the deck: it can never be taken back.
-    r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": "push"})
+    r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": "push", "seq": 0})
     assert r.status_code == 200, r.text
     assert r.json()["can_undo"] is False
-    r = client.post(f"/api/games/{gid}/undo", json={"token": tokens[seat]})
+    r = client.post(f"/api/games/{gid}/undo", json={"token": tokens[seat], "seq": 1})
     assert r.status_code == 409 and "revealed hidden information" in r.json()["detail"]
     trail = [(seat, False, r.json() and state(client, gid, tokens[seat])["observation"],
               state(client, gid)["observation"])]
@@ -214,21 +218,22 @@ def test_undo_goes_back_to_the_last_reveal_and_no_further(client):
         safe = [a for a in st["legal_actions"] if a.split()[0] in ("use", "buy", "vale", "token", "trade")]
         if not safe:
             break
-        r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": safe[0]})
+        r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": safe[0],
+                                                           "seq": st["seq"]})
         assert r.status_code == 200
         trail.append((seat, r.json()["can_undo"], r.json()["observation"], state(client, gid)["observation"]))
         if not r.json()["can_undo"]:
             break
     undos = 0
-    while state(client, gid, tokens[seat])["can_undo"]:
-        r = client.post(f"/api/games/{gid}/undo", json={"token": tokens[seat]})
+    while (st := state(client, gid, tokens[seat]))["can_undo"]:
+        r = client.post(f"/api/games/{gid}/undo", json={"token": tokens[seat], "seq": st["seq"]})
         assert r.status_code == 200
         undos += 1
         # each undo gives exactly the state before the action undone, for everybody
         assert r.json()["observation"] == trail[-1 - undos][2] or trail[-1 - undos][0] != seat
         assert state(client, gid)["observation"] == trail[-1 - undos][3]
     assert undos >= 1
-    r = client.post(f"/api/games/{gid}/undo", json={"token": tokens[seat]})
+    r = client.post(f"/api/games/{gid}/undo", json={"token": tokens[seat], "seq": st["seq"]})
     assert r.status_code == 409
     # the undone actions were exactly the seat's trailing undoable ones; the one before is a barrier
     # (an action that revealed something) or another seat's action
@@ -264,13 +269,13 @@ def test_summary_and_bot_plays_its_seat(client):
     summary = client.get(f"/api/games/{gid}/summary").json()
     assert summary["over"] is True and summary["current_player"] is None
     assert summary["winners"] == final["observation"]["winners"] and summary["phase"] == "over"
-    r = client.post(f"/api/games/{gid}/actions", json={"token": token, "action": "push"})
+    r = client.post(f"/api/games/{gid}/actions", json={"token": token, "action": "push", "seq": final["seq"]})
     assert r.status_code == 409 and "over" in r.json()["detail"]
 
 
 def test_static_client_and_openapi(sqlite_client):
     c = sqlite_client
-    for path in ("/", "/games/abc?token=xyz"):
+    for path in ("/", "/games/abc"):
         r = c.get(path)
         if r.status_code == 200:
             assert "text/html" in r.headers["content-type"] and "<html" in r.text.lower()

@@ -116,13 +116,16 @@ def test_no_response_or_message_reveals_hidden_information(tmp_path, players, se
                 seat = session.game.current_player
                 me = bodies[(seat, seq)]
                 if me["can_undo"] and step % 3 == 0:
-                    r = client.post(f"/api/games/{gid}/undo", json={"token": tokens[seat]})
+                    r = client.post(f"/api/games/{gid}/undo", json={"token": tokens[seat], "seq": seq})
                     undos += 1
                 else:
                     r = client.post(f"/api/games/{gid}/actions",
-                                    json={"token": tokens[seat], "action": choose(seq, me["legal_actions"], 7)})
+                                    json={"token": tokens[seat], "action": choose(seq, me["legal_actions"], 7),
+                                          "seq": seq})
                 assert r.status_code == 200, r.text
-                _check_body(session, r.json(), seat, step)
+                answer = r.json()
+                assert answer.pop("applied_seq") == seq + 1 and answer.pop("repeated") is False
+                _check_body(session, answer, seat, step)
                 step += 1
             assert undos > 0 and step == MAX_STEPS or session.game.is_over()
             final = session.seq

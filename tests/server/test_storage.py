@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
-from conftest import choose
+from conftest import choose, wait_for
 from fastapi.testclient import TestClient
 
 from mysticvale.server import Storage, create_app
-from mysticvale.server.sessions import SessionManager
+from mysticvale.server.sessions import Conflict, SessionManager
 from mysticvale.server.storage import SNAPSHOT_EVERY, SNAPSHOTS_KEPT, Record, StorageError, Summary, snapshots
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -23,10 +23,10 @@ def _play(session, moves: int, salt: int = 0, undo_every: int = 0) -> int:
         seat = session.game.current_player
         body = session.state_for(seat)
         if undo_every and body["can_undo"] and i % undo_every == 0:
-            session.undo(seat)
+            session.undo(seat, session.seq)
             undos += 1
         else:
-            session.act(seat, choose(session.seq, body["legal_actions"], salt))
+            session.act(seat, choose(session.seq, body["legal_actions"], salt), session.seq)
     return undos
 
 
@@ -51,14 +51,17 @@ def test_restore_from_snapshot_and_records_equals_the_live_game(db_url):
         # the restored session plays on, and is restored exactly again
         _play(restored, 20, salt=2, undo_every=3)
         _same(restored, SessionManager(store, allow_seed=True).get(live.id))
-        # the old session can no longer write: its record numbers are taken (503, nothing changes)
-        seat = live.game.current_player
-        with pytest.raises(Exception) as refused:
-            live.act(seat, live.state_for(seat)["legal_actions"][0])
-        assert getattr(refused.value, "status", None) == 503
-        # ... and its manager then reloads the game from storage instead of serving the old copy
-        assert live.stale and live_mgr.get(live.id) is not live
-        _same(live_mgr.get(live.id), restored)
+        # the old session (like another server process's copy) is behind: its record number is taken,
+        # so its write is refused as stale, nothing of it is stored, and it catches up from the log in place
+        seat, old_seq = live.game.current_player, live.seq
+        taken = store.record(live.id, old_seq + 1)
+        mine = next(a for a in live.state_for(seat)["legal_actions"] if seat != taken.seat or a != taken.action)
+        with pytest.raises(Conflict) as refused:
+            live.act(seat, mine, old_seq)
+        assert "stale" in refused.value.message
+        assert store.record(live.id, old_seq + 1) == taken
+        assert live_mgr.get(live.id) is live
+        _same(live, restored)
         # old snapshots are pruned: the creation snapshot and the latest few remain
         with store.engine.connect() as c:
             kept = c.execute(sa.select(snapshots.c.seq).where(snapshots.c.game_id == live.id)).scalars().all()
@@ -106,7 +109,7 @@ def test_a_failed_commit_changes_nothing(sqlite_url, monkeypatch):
             raise sa.exc.OperationalError("INSERT", {}, Exception("disk I/O error"))
 
         monkeypatch.setattr(session.storage, "append", broken)
-        r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": "push"})
+        r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": "push", "seq": 0})
         assert r.status_code == 503 and "nothing changed" in r.json()["detail"]
         assert client.get(f"/api/games/{gid}/state", params={"token": tokens[seat]}).json() == before
         monkeypatch.undo()
@@ -134,5 +137,39 @@ def test_idle_sessions_are_dropped_from_memory_and_reloaded(sqlite_url):
     again = mgr.get(made[0].id)          # reloaded from storage, the same game
     assert again is not made[0]
     _same(again, made[0])
+    mgr.close()
+    store.close()
+
+
+def test_group_commit_stores_a_batch_together_and_refuses_only_the_taken_number(sqlite_url):
+    import threading
+
+    store = Storage(sqlite_url)
+    mgr = SessionManager(store, allow_seed=True)
+    games = [mgr.create(2, ["base"], False, "yucata", {}, seed=80 + i)[0] for i in range(5)]
+    summary = Summary(0, "planting", 1, False, [])
+    gate = threading.Event()
+    # hold the writer, so the appends below wait and are written as one batch
+    holder = threading.Thread(target=store._group.write, args=(lambda conn: gate.wait(10),))
+    holder.start()
+    results: dict[str, object] = {}
+
+    def append(gid, seq):
+        try:
+            store.append(gid, Record(seq, "action", 0, "push", None, True, 1), summary)
+            results[gid] = "stored"
+        except StorageError as exc:
+            results[gid] = exc
+
+    threads = [threading.Thread(target=append, args=(g.id, 2 if i == 2 else 1)) for i, g in enumerate(games)]
+    for t in threads:
+        t.start()
+    wait_for(lambda: len(store._group._waiting) == 5, timeout=10)
+    gate.set()
+    for t in threads + [holder]:
+        t.join()
+    assert isinstance(results[games[2].id], StorageError)          # record 2 is not the next of a new game
+    assert [results[g.id] for i, g in enumerate(games) if i != 2] == ["stored"] * 4
+    assert [store.record_count(g.id) for g in games] == [1, 1, 0, 1, 1]
     mgr.close()
     store.close()

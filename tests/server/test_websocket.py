@@ -21,6 +21,9 @@ def _until_seq(ws, seq: int) -> dict:
     """Read state messages until one at ``seq`` (states may be merged when changes come fast)."""
     for _ in range(1000):
         msg = ws.receive_json()
+        if msg["type"] == "applied":            # the acknowledgement of this socket's own action
+            assert msg["applied_seq"] <= seq
+            continue
         assert msg["type"] == "state", msg
         assert msg["seq"] <= seq, (msg["seq"], seq)
         if msg["seq"] == seq:
@@ -32,9 +35,12 @@ def test_two_seats_get_updates_each_with_its_own_view(client):
     g = _create(client, seed=21)
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
     ref = mv.new_game(players=2, seed=21)
+    # seat 0 as old clients do (token in the query), seat 1 with the token offered as a subprotocol
     with client.websocket_connect(f"/api/games/{gid}/ws?token={tokens[0]}") as ws0, \
-            client.websocket_connect(f"/api/games/{gid}/ws?token={tokens[1]}") as ws1, \
+            client.websocket_connect(f"/api/games/{gid}/ws",
+                                     subprotocols=["mysticvale", "mysticvale.token." + tokens[1]]) as ws1, \
             client.websocket_connect(f"/api/games/{gid}/ws") as spectator:
+        assert ws1.accepted_subprotocol == "mysticvale"
         first = [ws0.receive_json(), ws1.receive_json(), spectator.receive_json()]
         assert [m["seat"] for m in first] == [0, 1, None]
         assert [m["observation"] for m in first] == [ref.observe(0), ref.observe(1), ref.observe(None)]
@@ -47,7 +53,8 @@ def test_two_seats_get_updates_each_with_its_own_view(client):
             if step % 2:    # alternate: over the socket, and over HTTP
                 sockets[seat].send_json({"type": "action", "action": action, "seq": step})
             else:
-                r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": action})
+                r = client.post(f"/api/games/{gid}/actions", json={"action": action, "seq": step},
+                                headers={"X-Seat-Token": tokens[seat]})
                 assert r.status_code == 200, r.text
             ref.apply_action(action)
             for viewer, ws in ((0, ws0), (1, ws1), (None, spectator)):
@@ -78,6 +85,8 @@ def test_socket_errors(client):
         ws.send_json({"type": "action", "action": 3})
         assert ws.receive_json()["status"] == 422
         ws.send_json({"type": "undo"})
+        assert ws.receive_json()["status"] == 422         # no seq: a retried undo must not undo twice
+        ws.send_json({"type": "undo", "seq": 0})
         assert ws.receive_json()["status"] == 409
         ws.send_json({"type": "action", "action": "push", "seq": 0})
         assert _until_seq(ws, 1)["seq"] == 1
@@ -108,9 +117,11 @@ def test_bot_moves_are_pushed_and_reconnect_gets_the_current_state(client):
                 ws.send_json({"type": "action", "action": choose(msg["seq"], msg["legal_actions"], 4),
                               "seq": msg["seq"]})
             msg = ws.receive_json()
+            while msg["type"] == "applied":
+                msg = ws.receive_json()
             assert msg["type"] == "state", msg
         seen_bot = msg["observation"]["current_player"] == 1
-        while not msg["legal_actions"] and not msg["observation"]["over"]:
+        while msg["type"] == "applied" or (not msg["legal_actions"] and not msg["observation"]["over"]):
             msg = ws.receive_json()
         assert seen_bot and msg["observation"]["turn_number"] > turn
         last = msg

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import typer
+
+#: Environment variable that carries the server's settings to ``--workers`` processes.
+CONFIG_ENV = "MYSTICVALE_SERVER_CONFIG"
+#: Largest WebSocket frame uvicorn accepts (bytes); larger ones close the socket (code 1009).
+WS_MAX_SIZE = 64 * 1024
 
 
 def command(
@@ -13,22 +20,89 @@ def command(
     database: str = typer.Option(None, help="database URL, e.g. postgresql+psycopg://user@host/db "
                                              "(default: an SQLite file in --data-dir)"),
     data_dir: Path = typer.Option(Path("data"), help="folder of the default SQLite database"),
+    workers: int = typer.Option(1, min=1, max=64, help="server processes (PostgreSQL only: an SQLite database "
+                                                       "serves one process)"),
+    public_url: str = typer.Option(None, help="the address people use to reach this server, e.g. "
+                                              "https://vale.example.org; invitation links start with it "
+                                              "(default: http://HOST:PORT)"),
     allow_seed: bool = typer.Option(False, help="let new games fix their seed (tests; a known seed reveals "
                                                 "every hidden order)"),
+    max_think: float = typer.Option(5.0, min=0.1, max=60, help="longest thinking time a bot may be given "
+                                                              "(seconds per decision)"),
+    bot_workers: int = typer.Option(2, min=1, max=64, help="processes for searching bots, per server process"),
+    games_per_minute: int = typer.Option(20, min=1, help="games one client address may create per minute"),
+    bot_only_per_minute: int = typer.Option(4, min=0, help="... of which without a human seat"),
+    max_bot_only_games: int = typer.Option(32, min=0, help="unfinished games without a human seat the server "
+                                                           "runs at once"),
+    forwarded_allow_ips: str = typer.Option(None, help="proxies whose X-Forwarded-For is trusted for the client "
+                                                       "address (comma-separated; '*' for any)"),
     log_level: str = typer.Option("warning", help="uvicorn log level"),
 ) -> None:
     """Serve the game in the browser; prints the address to open."""
     import uvicorn
     from rich.console import Console
 
-    from ..server import create_app, normalize_url, sqlite_url
+    from ..server import normalize_url, sqlite_url
 
     url = normalize_url(database) if database else sqlite_url(data_dir)
-    app = create_app(url, allow_seed=allow_seed)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    where = url if url.startswith("sqlite") else url.split("@")[-1]
     console = Console()
-    console.print(f"Mystic Vale is served at [bold]http://{shown}:{port}/[/bold]  (API: http://{shown}:{port}/docs; "
-                  f"database: {where})", highlight=False, soft_wrap=True)
+    if workers > 1 and not url.startswith("postgresql"):
+        console.print("[red]--workers above 1 needs PostgreSQL (--database postgresql://...): an SQLite database "
+                      "serves one server process.[/red]")
+        raise typer.Exit(2)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    public = (public_url or f"http://{shown}:{port}").rstrip("/")
+    if not public.startswith(("http://", "https://")):
+        console.print(f"[red]--public-url must start with http:// or https://, not {public_url!r}[/red]")
+        raise typer.Exit(2)
+    config = {"database": url, "allow_seed": allow_seed, "public_url": public, "max_think": max_think,
+              "bot_workers": bot_workers, "games_per_minute": games_per_minute,
+              "bot_only_per_minute": bot_only_per_minute, "max_bot_only_games": max_bot_only_games,
+              "watch_parent": workers > 1}
+    where = url if url.startswith("sqlite") else url.split("@")[-1]
+    console.print(f"Mystic Vale is served at [bold]{public}/[/bold]  (API: {public}/docs; database: {where}"
+                  f"{f'; {workers} processes' if workers > 1 else ''})", highlight=False, soft_wrap=True)
     console.file.flush()
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    options = dict(host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE,
+                   proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips)
+    if workers > 1:
+        os.environ[CONFIG_ENV] = json.dumps(config)
+        uvicorn.run("mysticvale.cli.serve:app_from_environment", factory=True, workers=workers, **options)
+    else:
+        uvicorn.run(build_app(config), **options)
+
+
+def build_app(config: dict):
+    """The application for a ``serve`` configuration (see :func:`command`)."""
+    from ..server import create_app
+    from ..server.limits import Limits
+
+    limits = Limits(max_think=config["max_think"], games_per_minute=config["games_per_minute"],
+                    bot_only_per_minute=config["bot_only_per_minute"], max_bot_only_games=config["max_bot_only_games"])
+    return create_app(config["database"], allow_seed=config["allow_seed"], public_url=config["public_url"],
+                      bot_workers=config["bot_workers"], limits=limits)
+
+
+def app_from_environment():
+    """(In each ``--workers`` process.)  The application, configured by the serving command."""
+    config = json.loads(os.environ[CONFIG_ENV])
+    if config.get("watch_parent"):
+        _exit_with_parent()
+    return build_app(config)
+
+
+def _exit_with_parent() -> None:
+    # uvicorn's supervisor may be killed without a chance to stop its workers (kill -9): a worker
+    # then ends by itself rather than serve on, unsupervised, on a port nobody restarts.
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="mysticvale-parent-watch", daemon=True).start()

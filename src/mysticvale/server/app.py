@@ -7,14 +7,21 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from ..bots import bot_names
-from .schemas import ActionRequest, CreatedGame, CreateGame, GameState, GameSummary, SeatLink, UndoRequest
-from .sessions import BadInput, GameError, GameSession, SessionManager
+from ..runtime import settle
+from .cluster import LocalCoordinator, PgCoordinator, hold_sqlite
+from .limits import (CreationLimiter, Limits, MessageLimiter, StrictJSONRoute, receive_client_message,
+                     validation_error_handler, whole_number)
+from .privacy import SecurityHeaders, install_log_redaction, invitation_url, websocket_token
+from .schemas import (ActionRequest, ChangeResult, CreatedGame, CreateGame, GameState, GameSummary, SeatLink,
+                      UndoRequest)
+from .sessions import Applied, BadInput, GameError, GameSession, SessionManager
 from .storage import Storage
 
 log = logging.getLogger("mysticvale.server")
@@ -26,39 +33,77 @@ DESCRIPTION = """
 Play Mystic Vale in the browser.  The server holds the authoritative game; every action is
 validated by the rules engine and committed to the database before it is acknowledged.
 
-**Seats and tokens.**  `POST /api/games` returns a secret token per human seat.  Only that token
-can act for its seat; a request without a token reads the spectator view.  Nobody ever receives
-another seat's hidden information (deck order, private looks).
+**Seats and tokens.**  `POST /api/games` returns a secret token per human seat and an invitation
+link `{public URL}/games/{id}#token=T`: the token is in the URL *fragment*, which browsers never
+send to a server, so it reaches no access log, proxy or referrer.  Send a token in the
+`X-Seat-Token` header (or, for actions and undo, as `token` in the body).  Only that token can act
+for its seat; a request without a token reads the spectator view.  Nobody ever receives another
+seat's hidden information (deck order, private looks).  (`?token=T` on `GET /state` and the
+WebSocket still works for old clients; the server never logs it.)
 
-**seq.**  Every state carries `seq`, the number of records (actions and undos) so far.  Send it with
-an action: if the game has moved on meanwhile, the answer is 409 and nothing happens, so a retried
-request can never apply an action twice.
+**seq: every change is idempotent.**  Every state carries `seq`, the number of records (actions
+and undos) so far.  Actions and undos **must** send the `seq` of the state they were made in (a
+whole number: `true` or `1.0` is refused).  If the game has moved on, the answer is 409 (stale)
+and nothing happens.  If the same request is sent again after its answer was lost, it is not
+applied twice: the answer repeats the state with `repeated: true`.  Every answer to an action or
+undo says which record was its own, `applied_seq`; the state's `seq` may be higher when bot moves
+followed it.
 
-**Errors.**  `{"detail": message}` with 403 (wrong token), 404 (unknown game), 409 (not legal now,
-not your decision, stale seq, nothing to undo), 422 (malformed body or action notation),
-503 (the database did not take the write; nothing changed).
+**Errors.**  `{"detail": message}`, short, never repeating the input: 403 (wrong token),
+404 (unknown game), 409 (not legal now, not your decision, stale seq, nothing to undo), 413 (body
+over 16 KiB), 422 (malformed body, JSON with NaN / Infinity / out-of-range numbers, action
+notation that does not parse, a set combination without a base game), 429 (more than 20 new games
+a minute from one address, or more than 4 without a human seat), 503 (the database did not take
+the write, the server runs too many games without a human seat, or holds too many games in play;
+nothing changed, try again).
 
-**WebSocket** `WS /api/games/{id}/ws?token=T` (no token: spectator).  The server sends
-`{"type": "state", ...the body of GET /state...}` on connect and after every change (including bot
-moves), and `{"type": "error", "message": ..., "status": code}` when a message of the client fails.
-The client may send `{"type": "action", "action": "push", "seq": n}` and `{"type": "undo"}`.
-A wrong token gets an error message and the socket closed with code 4403, an unknown game 4404.
+**Bots.**  `bots` maps seats to bot names (`GET /api/bots`), optionally with a thinking time in
+seconds (`ismcts:0.5`), at most the server's `max_think` (5 s unless configured).  Bot moves are
+scheduled fairly: games with a person at the table first, one move per game at a time.
+
+**WebSocket** `WS /api/games/{id}/ws`.  Offer the subprotocols `["mysticvale",
+"mysticvale.token.T"]` to play seat T (no token: spectator); the server accepts `mysticvale`.
+The server sends `{"type": "state", ...the body of GET /state...}` on connect and after every
+change (including bot moves and changes made through another server process), `{"type":
+"applied", "applied_seq": n, "repeated": false}` after one of the client's own changes, and
+`{"type": "error", "message": ..., "status": code}` when a message of the client fails (the socket
+stays open).  The client may send `{"type": "action", "action": "push", "seq": n}` and
+`{"type": "undo", "seq": n}`: JSON objects of at most 4 096 characters, at most 50 per 10 seconds.
+A wrong token gets an error message and the socket closed with code 4403, an unknown game 4404;
+frames over 64 KiB close the socket (1009).
 """
 
 
 def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path | None = None,
-               bot_workers: int = 2) -> FastAPI:
+               bot_workers: int = 2, bot_threads: int = 2, public_url: str | None = None,
+               limits: Limits | None = None, max_cached: int = 256, max_live: int = 4096,
+               sweep_every: float = 1.0) -> FastAPI:
     """The server application for the database at ``database_url`` (SQLite or PostgreSQL URL).
 
-    ``allow_seed`` lets ``POST /api/games`` fix the seed (tests, reproducible games).
+    ``allow_seed`` lets ``POST /api/games`` fix the seed (tests, reproducible games);
+    ``public_url`` is where people reach this server (invitation links start with it; without
+    it they are relative links); ``limits`` bounds what clients may ask for; ``bot_workers``
+    search processes and ``bot_threads`` threads play the bots.  On PostgreSQL, several
+    processes may serve the same database (:mod:`mysticvale.server.cluster`).
     """
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
+    limits = limits if limits is not None else Limits()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        install_log_redaction()
+        # The catalogue lives as long as the server: out of the garbage collector's way (its full
+        # collections walked it and every game's state, pausing requests for tens of ms).
+        await run_in_threadpool(settle)
         storage = Storage(database_url)
-        manager = SessionManager(storage, allow_seed=allow_seed, bot_workers=bot_workers)
+        held = hold_sqlite(storage)
+        coordinator = PgCoordinator(storage, sweep_every=sweep_every) if storage.shared else LocalCoordinator()
+        manager = SessionManager(storage, allow_seed=allow_seed, bot_workers=bot_workers, bot_threads=bot_threads,
+                                 max_cached=max_cached, max_live=max_live, max_think=limits.max_think,
+                                 coordinator=coordinator)
         app.state.manager = manager
+        app.state.creations = CreationLimiter(limits)
+        app.state.messages = MessageLimiter(limits)
         resumed = await run_in_threadpool(manager.resume_bots)
         if resumed:
             log.info("resumed bots in %d game(s)", resumed)
@@ -67,8 +112,14 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         finally:
             await run_in_threadpool(manager.close)
             storage.close()
+            if held is not None:
+                held.release()
 
-    app = FastAPI(title="Mystic Vale", description=DESCRIPTION, version="1", lifespan=lifespan)
+    app = FastAPI(title="Mystic Vale", description=DESCRIPTION, version="1", lifespan=lifespan,
+                  max_body_size=limits.max_body)
+    app.router.route_class = StrictJSONRoute
+    app.add_middleware(SecurityHeaders)
+    app.add_exception_handler(RequestValidationError, validation_error_handler)
 
     def manager_of(request: Request | WebSocket) -> SessionManager:
         return request.app.state.manager
@@ -85,21 +136,31 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
 
     @app.get("/api/bots", summary="Bot names", tags=["server"])
     def bots() -> dict:
-        """The bot names `POST /api/games` accepts (a thinking time may follow: `ismcts:0.5`)."""
-        return {"bots": bot_names()}
+        """The bot names `POST /api/games` accepts (a thinking time may follow: `ismcts:0.5`), and the
+        longest thinking time this server allows."""
+        return {"bots": bot_names(), "max_think": limits.max_think}
 
     @app.post("/api/games", status_code=201, response_model=CreatedGame, summary="Create a game", tags=["games"],
-              responses={422: {"description": "invalid options (unknown set, bot, rule set; leaders unavailable)"}})
+              responses={422: {"description": "invalid options (unknown set, bot, rule set; leaders unavailable)"},
+                         429: {"description": "this client created too many games in the last minute"},
+                         503: {"description": "the server runs too many bot-only games or holds too many games"}})
     def create_game(body: CreateGame, request: Request) -> dict:
         """Create a game.  Every seat not given a bot is a human seat and gets a secret token and an
-        invitation link `/games/{id}?token=T`.  Bot seats play on the server as soon as it is their turn."""
+        invitation link `{public URL}/games/{id}#token=T`.  Bot seats play on the server as soon as it is
+        their turn."""
+        manager = manager_of(request)
         bots_by_seat = {int(k): v for k, v in body.bots.items()}
-        session, tokens = manager_of(request).create(body.players, body.sets, body.leaders, body.ruleset,
-                                                     bots_by_seat, body.seed)
-        base = str(request.base_url)
-        spectator = f"{base}games/{session.id}"
+        bot_only = len(bots_by_seat) == body.players
+        client = request.client.host if request.client else "unknown"
+        creations = request.app.state.creations
+        creations.check(client, bot_only, manager.storage.bot_only_games() if bot_only else None)
+        session, tokens = manager.create(body.players, body.sets, body.leaders, body.ruleset,
+                                         bots_by_seat, body.seed)
+        creations.count(client, bot_only)
+        base = public_url or ""
+        spectator = invitation_url(base, session.id, None)
         seats = [SeatLink(seat=s.seat, token=tokens.get(s.seat), bot=s.bot,
-                          url=f"{spectator}?token={tokens[s.seat]}" if s.seat in tokens else spectator)
+                          url=invitation_url(base, session.id, tokens.get(s.seat)))
                  for s in session.seats]
         return {"id": session.id, "seats": seats, "spectator_url": spectator}
 
@@ -107,59 +168,73 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
              responses={200: {"model": GameState}, 403: {"description": "wrong token"},
                         404: {"description": "unknown game"}})
     def get_state(game_id: str, request: Request,
-                  token: str | None = Query(None, max_length=128, description="seat token; omit to spectate")
+                  x_seat_token: str | None = Header(None, max_length=128, description="seat token; omit to "
+                                                                                       "spectate"),
+                  token: str | None = Query(None, max_length=128, deprecated=True,
+                                            description="seat token (old clients; use the X-Seat-Token header)")
                   ) -> JSONResponse:
         """The seat's observation, its legal actions (empty unless it is its decision), the log as it may
         read it, and whether it can undo.  Without a token: the spectator view."""
-        session = manager_of(request).get(game_id)
-        return JSONResponse(session.state_for(session.seat_for_token(token)))
+        with manager_of(request).use(game_id, fresh=True) as session:
+            return JSONResponse(session.state_for(session.seat_for_token(x_seat_token or token)))
 
     @app.post("/api/games/{game_id}/actions", response_model=None, summary="Play an action", tags=["games"],
-              responses={200: {"model": GameState}, 403: {"description": "wrong token"},
+              responses={200: {"model": ChangeResult}, 403: {"description": "wrong token"},
                          404: {"description": "unknown game"},
                          409: {"description": "not legal now, not this seat's decision, or stale seq"},
                          422: {"description": "malformed body or action notation"}})
-    def post_action(game_id: str, body: ActionRequest, request: Request) -> JSONResponse:
-        """Apply an action in notation for the token's seat.  Answers (with the new state) only after the
-        action is committed to the database."""
-        session = manager_of(request).get(game_id)
-        seat = _seat_required(session, body.token)
-        session.act(seat, body.action, body.seq)
-        return JSONResponse(session.state_for(seat))
+    def post_action(game_id: str, body: ActionRequest, request: Request,
+                    x_seat_token: str | None = Header(None, max_length=128)) -> JSONResponse:
+        """Apply an action in notation for the token's seat, in the state `seq`.  Answers (with the new
+        state and `applied_seq`, the number of this action's record) only after the action is committed to
+        the database.  The same request sent again answers the same, with `repeated: true`."""
+        with manager_of(request).use(game_id) as session:
+            seat = _seat_required(session, x_seat_token or body.token)
+            applied = session.act(seat, body.action, body.seq)
+            return JSONResponse(change_answer(session.state_for(seat), applied))
 
     @app.post("/api/games/{game_id}/undo", response_model=None, summary="Undo", tags=["games"],
-              responses={200: {"model": GameState}, 403: {"description": "wrong token"},
+              responses={200: {"model": ChangeResult}, 403: {"description": "wrong token"},
                          404: {"description": "unknown game"},
-                         409: {"description": "nothing can be undone (with the reason)"}})
-    def post_undo(game_id: str, body: UndoRequest, request: Request) -> JSONResponse:
+                         409: {"description": "nothing can be undone (with the reason), or stale seq"}})
+    def post_undo(game_id: str, body: UndoRequest, request: Request,
+                  x_seat_token: str | None = Header(None, max_length=128)) -> JSONResponse:
         """Take back the seat's last action while it is still its decision in the same turn, one action per
-        request, never past an action that revealed hidden information (a card, a shuffle, a private look)."""
-        session = manager_of(request).get(game_id)
-        seat = _seat_required(session, body.token)
-        session.undo(seat)
-        return JSONResponse(session.state_for(seat))
+        request, never past an action that revealed hidden information (a card, a shuffle, a private look).
+        `seq` as for actions: a retried undo never takes back a second action."""
+        with manager_of(request).use(game_id) as session:
+            seat = _seat_required(session, x_seat_token or body.token)
+            applied = session.undo(seat, body.seq)
+            return JSONResponse(change_answer(session.state_for(seat), applied))
 
     @app.get("/api/games/{game_id}/summary", response_model=GameSummary, summary="Public summary", tags=["games"],
              responses={404: {"description": "unknown game"}})
     def get_summary(game_id: str, request: Request) -> dict:
         """Whose turn it is, phase, round, and the winners once over (no hidden information, no token)."""
-        return manager_of(request).get(game_id).summary()
+        with manager_of(request).use(game_id, fresh=True) as session:
+            return session.summary()
 
     @app.websocket("/api/games/{game_id}/ws")
     async def ws(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         manager = manager_of(websocket)
+        offered, protocol = websocket_token(websocket.scope)
+        token = offered or token
         try:
-            session = await run_in_threadpool(manager.get, game_id)
-            seat = session.seat_for_token(token) if token is None or len(token) <= 128 else \
-                session.seat_for_token("?")
+            session = await run_in_threadpool(manager.acquire, game_id)
         except GameError as exc:
-            # Accept, then close with 4000 + the HTTP status: browsers cannot read a refused handshake.
-            await websocket.accept()
-            await websocket.send_json({"type": "error", "message": exc.message, "status": exc.status})
-            await websocket.close(code=4000 + exc.status, reason=exc.message[:120])
+            await _refuse_socket(websocket, exc, protocol)
             return
-        await websocket.accept()
-        await _serve_socket(websocket, session, seat)
+        try:
+            try:
+                await run_in_threadpool(session.refresh)
+                seat = session.seat_for_token(token if token is None or len(token) <= 128 else "?")
+            except GameError as exc:
+                await _refuse_socket(websocket, exc, protocol)
+                return
+            await websocket.accept(subprotocol=protocol)
+            await _serve_socket(websocket, session, seat, limits, websocket.app.state.messages)
+        finally:
+            await run_in_threadpool(manager.release, session)
 
     # -- static client --------------------------------------------------------------
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
@@ -177,20 +252,39 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
 
     @app.get("/games/{game_id}", include_in_schema=False)
     def invitation(game_id: str):
-        # Invitation links open the single-page client, which reads the id and token from the URL.
+        # Invitation links open the single-page client, which reads the id from the path and the
+        # token from the fragment (#token=...), which never reaches a server.
         return index()
 
     return app
 
 
-def _seat_required(session: GameSession, token: str) -> int:
+def applied_message(applied: Applied) -> dict:
+    """The WebSocket message that acknowledges a client's action or undo (its state comes as a push)."""
+    return {"type": "applied", "applied_seq": applied.seq, "repeated": applied.repeated}
+
+
+def change_answer(state: dict, applied: Applied) -> dict:
+    """The answer to an action or undo: the seat's state, and which record was the request's own."""
+    return {**state, "applied_seq": applied.seq, "repeated": applied.repeated}
+
+
+async def _refuse_socket(websocket: WebSocket, exc: GameError, protocol: str | None) -> None:
+    # Accept, then close with 4000 + the HTTP status: browsers cannot read a refused handshake.
+    await websocket.accept(subprotocol=protocol)
+    await websocket.send_json({"type": "error", "message": exc.message, "status": exc.status})
+    await websocket.close(code=4000 + exc.status, reason=exc.message[:120])
+
+
+def _seat_required(session: GameSession, token: str | None) -> int:
     seat = session.seat_for_token(token)
-    if seat is None:          # an empty token cannot pass validation; kept for clarity
-        raise BadInput("a token is required")
+    if seat is None:
+        raise BadInput("a seat token is required: send it in the X-Seat-Token header (or as 'token' in the body)")
     return seat
 
 
-async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | None) -> None:
+async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | None, limits: Limits,
+                        limiter: MessageLimiter | None = None) -> None:
     """Push this seat's state on connect and after every change; take actions from the client."""
     loop = asyncio.get_running_loop()
     changes: asyncio.Queue = asyncio.Queue()
@@ -214,27 +308,27 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
     try:
         while True:
             try:
-                msg = await websocket.receive_json()
-            except (ValueError, KeyError):
-                await send_error("messages must be JSON objects", 422)
+                msg = await receive_client_message(websocket, limits, limiter)
+            except GameError as exc:            # too large, too many, not a JSON object
+                await send_error(exc.message, exc.status)
                 continue
-            if not isinstance(msg, dict) or msg.get("type") not in ("action", "undo"):
+            if msg.get("type") not in ("action", "undo"):
                 await send_error('unknown message; send {"type": "action", "action": ..., "seq": n} '
-                                 'or {"type": "undo"}', 422)
+                                 'or {"type": "undo", "seq": n}', 422)
                 continue
             if seat is None:
                 await send_error("spectators cannot act; open the game with a seat's token", 403)
                 continue
             try:
+                seq = whole_number(msg.get("seq"), "seq")
                 if msg["type"] == "undo":
-                    await run_in_threadpool(session.undo, seat)
+                    applied = await run_in_threadpool(session.undo, seat, seq)
                 else:
-                    action, seq = msg.get("action"), msg.get("seq")
+                    action = msg.get("action")
                     if not isinstance(action, str) or not 0 < len(action) <= 200:
                         raise BadInput("'action' must be action notation such as \"push\"")
-                    if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
-                        raise BadInput("'seq' must be a whole number")
-                    await run_in_threadpool(session.act, seat, action, seq)
+                    applied = await run_in_threadpool(session.act, seat, action, seq)
+                await websocket.send_json(applied_message(applied))
             except GameError as exc:
                 await send_error(exc.message, exc.status)
     except WebSocketDisconnect:

@@ -6,11 +6,20 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ..cards.catalogue import KNOWN_SETS
+
+
+#: Sets that can be played alone: the base game, and Twilight Garden as a replacement base game
+#: ("the new advancements and vales in Twilight Garden can replace the base game's", file 003).
+#: Vale of Magic is an expansion only.
+BASE_SETS = ("base", "twilight_garden")
+
 
 class CreateGame(BaseModel):
     """A new game: seats are numbered from 0; every seat without a bot is a human seat with a token."""
 
-    model_config = ConfigDict(extra="forbid")
+    # strict: true is not 1, 2.0 is not 2, "2" is not 2.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     players: int = Field(2, ge=2, le=4, description="number of seats, 2 to 4")
     sets: list[str] = Field(["base"], min_length=1, max_length=3,
@@ -32,14 +41,17 @@ class CreateGame(BaseModel):
             raise ValueError("a set is listed twice")
         if any(len(s) > 32 for s in v):
             raise ValueError("set names are short words such as 'base'")
+        if all(s in KNOWN_SETS for s in v) and not any(s in BASE_SETS for s in v):
+            raise ValueError("choose a base game: 'base' or 'twilight_garden' (which can replace the base game); "
+                             "'vale_of_magic' is an expansion and cannot be played alone")
         return v
 
     @field_validator("bots")
     @classmethod
     def _bots(cls, v: dict[str, str]) -> dict[str, str]:
         for k, spec in v.items():
-            if not k.isdigit() or len(k) > 1:
-                raise ValueError(f"bot seat {k!r} must be a seat index 0-3 written as a string")
+            if k not in ("0", "1", "2", "3"):       # not "²" or "٣", which str.isdigit() takes
+                raise ValueError(f"bot seat {k[:8]!r} must be a seat index 0-3 written as a string")
             if len(spec) > 40:
                 raise ValueError(f"bot spec for seat {k} is too long")
         return v
@@ -49,8 +61,9 @@ class SeatLink(BaseModel):
     seat: int
     token: str | None = Field(description="secret of a human seat (null for a bot seat): whoever holds it "
                                           "plays that seat")
-    url: str = Field(description="invitation link for a human seat (/games/{id}?token=T); the spectator link "
-                                 "for a bot seat")
+    url: str = Field(description="invitation link for a human seat ({public URL}/games/{id}#token=T: the token "
+                                 "is in the fragment, which browsers never send to a server); the spectator "
+                                 "link for a bot seat")
     bot: str | None
 
 
@@ -60,19 +73,25 @@ class CreatedGame(BaseModel):
     spectator_url: str
 
 
-class ActionRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+SEQ_DESCRIPTION = ("the seq of the state the request was made in (required): if the game has moved on, 409 "
+                   "(stale) and nothing happens; if this same request was already applied (a retry), the answer "
+                   "repeats it with `repeated: true`")
+TOKEN_DESCRIPTION = "the seat's token, if not sent in the X-Seat-Token header"
 
-    token: str = Field(min_length=1, max_length=128)
+
+class ActionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    token: str | None = Field(None, min_length=1, max_length=128, description=TOKEN_DESCRIPTION)
     action: str = Field(min_length=1, max_length=200, description="action notation, e.g. 'push', 'buy 2.3'")
-    seq: int | None = Field(None, ge=0, description="the seq of the state the action was chosen in; if given "
-                                                    "and the game has moved on, 409 (stale) and nothing happens")
+    seq: int = Field(ge=0, lt=2**31, description=SEQ_DESCRIPTION)
 
 
 class UndoRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
-    token: str = Field(min_length=1, max_length=128)
+    token: str | None = Field(None, min_length=1, max_length=128, description=TOKEN_DESCRIPTION)
+    seq: int = Field(ge=0, lt=2**31, description=SEQ_DESCRIPTION)
 
 
 class LogEntry(BaseModel):
@@ -98,6 +117,15 @@ class GameState(BaseModel):
     log: list[LogEntry] = Field(description="readable events as this seat may see them")
     players: list[PlayerInfo]
     can_undo: bool
+
+
+class ChangeResult(GameState):
+    """The answer to an action or an undo: the seat's state after it (bot moves may already follow)."""
+
+    applied_seq: int = Field(description="the number of this request's own record; `seq` may be higher when bots "
+                                         "moved after it")
+    repeated: bool = Field(description="true when this request had already been applied (a retry): nothing "
+                                       "changed now")
 
 
 class GameSummary(BaseModel):

@@ -1,9 +1,25 @@
-"""Authoritative game sessions: one in-memory game per id, its durable log, its bots, its listeners.
+"""Authoritative game sessions: one in-memory game per id and process, its durable log, its listeners.
 
 Every change to a game goes through :meth:`GameSession.act` or :meth:`GameSession.undo`, under the
 session's lock: the engine validates the action, the record is committed to storage, and only
 then is the change acknowledged and pushed to listeners.  If the commit fails, the in-memory game
 is put back as it was, so memory never runs ahead of the database.
+
+**The database decides.**  A session is this process's copy of a game; the record log in the
+database is the authority.  A record is appended only if its number is the next one (a
+conditional update of the game row, which the database serialises per game).  When another server
+process appended records meanwhile, the append is refused, the session *catches up* by applying
+the records it had not seen (:meth:`GameSession.catch_up`), and the request is answered as stale.
+So several processes may serve one game, each applying what the others committed, and no action is
+ever lost or applied twice (:mod:`mysticvale.server.cluster` says how they hear of each other's
+records and which of them runs a game's bots).  Within one process there is exactly one session
+per game: :class:`SessionManager` loads a game once however many requests ask for it at the same
+time, and never drops a session that a request, a WebSocket or a bot is using.
+
+**Every change is idempotent.**  A request to act or undo carries ``seq``, the number of the state
+it was made in.  Sent again after its answer was lost, it finds its own record at ``seq + 1`` and
+gets the same answer (:class:`Applied` with ``repeated``) instead of changing the game twice; a
+request made in an older state is refused as stale and changes nothing.
 
 What a client sees comes only from ``Game.observe(seat)`` and ``Game.log(seat)``: the seed, the
 history and ``to_json()`` never leave this module except into the database.
@@ -20,16 +36,16 @@ import hashlib
 import logging
 import threading
 import time
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..bots import SeatView, bot_names, make_bot
 from ..engine.actions import Action
 from ..engine.game import Game, new_game
 from ..errors import IllegalActionError, InvalidActionError, SaveError
-from ..runtime import settle
 from . import security
 from .storage import SNAPSHOT_EVERY, Record, Storage, StorageError, StoredGame, Summary
 
@@ -37,8 +53,12 @@ log = logging.getLogger("mysticvale.server")
 
 #: Event kinds that turn up hidden information; an action that logs one cannot be undone.
 REVEALING_EVENTS = frozenset({"reveal", "shuffle", "look", "draw", "refill", "private"})
-#: Longest thinking time (seconds per decision) a bot may be given.
-MAX_THINK = 30.0
+#: Longest thinking time (seconds per decision) a bot may be given unless the server says otherwise
+#: (``mysticvale serve --max-think``).  A bot's thinking holds one of the few search workers.
+DEFAULT_MAX_THINK = 5.0
+#: Bots that search think in worker processes: Python threads share one interpreter lock, so
+#: a search running in a server thread would slow down every request while it thinks.
+SEARCH_BOTS = ("ismcts",)
 
 
 class GameError(Exception):
@@ -69,17 +89,24 @@ class BadInput(GameError):
     status = 422
 
 
+class TooMany(GameError):
+    """A client asked for more than its share (games per minute, messages per second)."""
+
+    status = 429
+
+
 class Unavailable(GameError):
-    """The database did not take the write; nothing changed."""
+    """The database did not take the write, or the server is at capacity; nothing changed."""
 
     status = 503
 
 
 # -- configuration -------------------------------------------------------------------
-def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+def parse_bot_spec(spec: str, max_think: float = DEFAULT_MAX_THINK) -> tuple[str, dict[str, Any]]:
     """``"greedy"`` -> ("greedy", {}); ``"ismcts:0.5"`` -> ("ismcts", {"think": 0.5}).
 
-    Raises :class:`BadInput` for an unknown bot or a bad thinking time.
+    Raises :class:`BadInput` for an unknown bot or a thinking time that is not a number of
+    seconds above 0 and at most ``max_think``.
     """
     if not isinstance(spec, str) or not spec.strip():
         raise BadInput("a bot must be given by name, e.g. \"random\" or \"ismcts:0.5\"")
@@ -89,19 +116,31 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise BadInput(f"unknown bot {name!r}; bots: {', '.join(names)}")
     opts: dict[str, Any] = {}
     if sep:
-        try:
-            t = float(think)
-        except ValueError:
-            raise BadInput(f"bot {spec!r}: the thinking time after ':' must be a number of seconds") from None
-        if not 0 < t <= MAX_THINK:
-            raise BadInput(f"bot {spec!r}: the thinking time must be more than 0 and at most {MAX_THINK:g} seconds")
+        # Plain decimal numbers only: float() would also take "nan", "inf", "1e400" and "１".
+        if not (think.isascii() and think.replace(".", "", 1).isdigit()):
+            raise BadInput(f"bot {spec!r}: the thinking time after ':' must be a number of seconds, e.g. 0.5")
+        t = float(think)
+        if not 0 < t <= max_think:
+            raise BadInput(f"bot {spec!r}: the thinking time must be more than 0 and at most {max_think:g} "
+                           f"seconds on this server")
         opts["think"] = t
     return name, opts
 
 
-def build_bot(spec: str, seed: int):
-    """A fresh bot for ``spec`` (see :func:`parse_bot_spec`) with the given seed."""
-    name, opts = parse_bot_spec(spec)
+def is_search_bot(spec: str) -> bool:
+    """Whether the bot ``spec`` searches (and so thinks in a worker process)."""
+    return spec.partition(":")[0].strip() in SEARCH_BOTS
+
+
+def build_bot(spec: str, seed: int, max_think: float | None = None):
+    """A fresh bot for ``spec`` (see :func:`parse_bot_spec`) with the given seed.
+
+    With ``max_think``, a stored game's longer thinking time is cut to it (a server restarted
+    with a lower limit still plays its old games).
+    """
+    name, opts = parse_bot_spec(spec, float("inf"))
+    if max_think is not None and "think" in opts:
+        opts["think"] = min(opts["think"], max_think)
     try:
         return make_bot(name, seed=seed, **opts)
     except TypeError as exc:
@@ -110,15 +149,10 @@ def build_bot(spec: str, seed: int):
         raise BadInput(f"bot {spec!r}: {exc}") from None
 
 
-#: Bots that search think in worker processes: Python threads share one interpreter lock, so
-#: a search running in a server thread would slow down every request while it thinks.
-SEARCH_BOTS = ("ismcts",)
-
-
-def think_in_process(game_json: str, seat: int, spec: str, seed: int) -> str:
+def think_in_process(game_json: str, seat: int, spec: str, seed: int, max_think: float | None = None) -> str:
     """(Runs in a worker process.) The action the bot ``spec`` chooses for ``seat``."""
     game = Game.from_json(game_json)
-    return str(build_bot(spec, seed).act(SeatView(game, seat)))
+    return str(build_bot(spec, seed, max_think).act(SeatView(game, seat)))
 
 
 def bot_seed(game_seed: int, seat: int, seq: int) -> int:
@@ -154,6 +188,15 @@ class SeatInfo:
     bot: str | None         # bot spec, e.g. "greedy" or "ismcts:0.5"
 
 
+@dataclass(frozen=True)
+class Applied:
+    """The answer to a change: the number of the request's own record, and whether the request had
+    already been applied before (a retry whose first answer was lost; nothing changed now)."""
+
+    seq: int
+    repeated: bool = False
+
+
 @dataclass
 class _Entry:
     """An action that is part of the current game, with (while it may still be undone) the game before it."""
@@ -172,7 +215,8 @@ class GameSession:
     """One game held in memory, backed by storage.  All public methods are thread-safe."""
 
     def __init__(self, game_id: str, config: dict[str, Any], seats: list[SeatInfo], game: Game,
-                 storage: Storage, seq: int, stack: list[_Entry], on_change: Callable[["GameSession"], None]) -> None:
+                 storage: Storage, seq: int, stack: list[_Entry],
+                 on_change: Callable[["GameSession", bool], None]) -> None:
         self.id = game_id
         self.config = config
         self.seats = seats
@@ -184,52 +228,26 @@ class GameSession:
         self._lock = threading.RLock()
         self._listeners: dict[int, _Listener] = {}
         self._next_listener = 0
+        #: A bot move of this game is queued or running (set and cleared by the manager).
         self.bot_busy = False
         self.bot_error: str | None = None
-        #: Set when storage holds records this session has not seen; the manager then reloads it.
-        self.stale = False
+        #: Requests, sockets and bot moves using this session now (kept by the manager).
+        self.users = 0
         self._events = _event_count(game)
         self._bodies: dict[int | None, tuple[int, dict[str, Any]]] = {}
+
+    @property
+    def bot_only(self) -> bool:
+        """No human seat: nobody waits for this game's bots."""
+        return all(s.bot is not None for s in self.seats)
 
     # -- building --------------------------------------------------------------------
     @classmethod
     def restore(cls, stored: StoredGame, storage: Storage,
-                on_change: Callable[["GameSession"], None]) -> "GameSession":
+                on_change: Callable[["GameSession", bool], None]) -> "GameSession":
         """Rebuild a game from its latest snapshot plus the records after it (or a full replay)."""
         seats = [SeatInfo(s, d, b) for s, d, b in stored.seats]
-        stack: list[_Entry] = []
-        at_snapshot: int | None = None
-        for r in stored.records:
-            if r.kind == "action":
-                stack.append(_Entry(r))
-            elif r.kind == "undo":
-                del stack[r.target:]
-            if stored.snapshot is not None and r.seq == stored.snapshot[0]:
-                at_snapshot = len(stack)
-        actions = [e.record.action for e in stack]
-        game = None
-        if stored.snapshot is not None:
-            snap_seq, snap_actions, snap_json = stored.snapshot
-            if snap_seq == 0:
-                at_snapshot = 0
-            try:
-                game = Game.from_json(snap_json)
-                if len(game.history) != snap_actions or snap_actions != at_snapshot:
-                    raise SaveError("snapshot does not match the record log")
-                for r in stored.records:
-                    if r.seq <= snap_seq:
-                        continue
-                    if r.kind == "action":
-                        game.apply_action(r.action)
-                    else:
-                        game = _replay(stored.config, [a for a in game.history][: r.target])
-                if game.history != actions:
-                    raise SaveError("replayed history differs from the record log")
-            except Exception as exc:     # a snapshot is only a shortcut: the record log decides
-                log.warning("game %s: snapshot unusable (%s); replaying from the start", stored.id, exc)
-                game = None
-        if game is None:
-            game = _replay(stored.config, actions)
+        game, stack = _rebuild(stored)
         return cls(stored.id, stored.config, seats, game, storage, stored.seq, stack, on_change)
 
     # -- reading ---------------------------------------------------------------------
@@ -274,51 +292,81 @@ class GameSession:
                     "over": s.over, "winners": s.winners}
 
     # -- changing --------------------------------------------------------------------
-    def act(self, seat: int, text: str, expected_seq: int | None = None) -> int:
-        """Apply ``text`` for ``seat``; returns the new seq once the record is committed."""
-        with self._lock:
-            if expected_seq is not None and expected_seq != self.seq:
-                raise Conflict(f"stale request: the game is at seq {self.seq}, the request was made at seq "
-                               f"{expected_seq}; reload the state")
-            g = self.game
-            if g.is_over():
-                raise Conflict("the game is over")
-            if g.current_player != seat:
-                raise Conflict(f"it is not your decision: player {g.current_player + 1} is to act")
-            try:
-                action = Action.parse(text)
-            except InvalidActionError as exc:
-                raise BadInput(str(exc)) from None
-            before = g.clone()
-            before_fp = _hidden_fingerprint(g)
-            turn = g.observe(None)["turn_number"]
-            try:
-                g.apply_action(action)
-            except IllegalActionError as exc:
-                raise Conflict(str(exc)) from None
-            barrier = self._revealed(before_fp)
-            record = Record(self.seq + 1, "action", seat, str(action), None, barrier, turn)
-            snapshot = None
-            if record.seq % SNAPSHOT_EVERY == 0 or g.is_over():
-                snapshot = (len(g.history), g.to_json())
-            try:
-                self.storage.append(self.id, record, _summary(g), snapshot)
-            except Exception as exc:  # the database did not take it: forget the change
-                self.game = before
-                if isinstance(exc, StorageError):
-                    self.stale = True   # another writer moved the game on: reload it from storage
-                log.exception("game %s: could not store record %d", self.id, record.seq)
-                raise Unavailable(f"the move could not be saved ({type(exc).__name__}); nothing changed, "
-                                  f"try again") from None
-            if barrier:
-                for e in self._stack:       # nothing before a barrier can be undone any more
-                    e.before = None
-            self._stack.append(_Entry(record, None if barrier else before))
-            self.seq = record.seq
-            self._events = _event_count(g)
-            seq = self.seq
-        self._changed()
-        return seq
+    def act(self, seat: int, text: str, expected_seq: int) -> Applied:
+        """Apply ``text`` for ``seat`` in the state numbered ``expected_seq``, once the record is committed.
+
+        :class:`BadInput` for malformed notation (before anything else is looked at),
+        :class:`Conflict` when the game is not at ``expected_seq`` (unless this very request was
+        applied before: then its :class:`Applied` comes back with ``repeated``), when it is not
+        the seat's decision or the action is not legal now; :class:`Unavailable` when the
+        database did not take the record.  Nothing changes on any error.
+        """
+        try:
+            action = Action.parse(text)
+        except InvalidActionError as exc:
+            raise BadInput(str(exc)) from None
+        notation = str(action)
+        changed: bool | None = None      # True: changed here; False: caught up with other processes
+        try:
+            with self._lock:
+                if expected_seq > self.seq and self._catch_up_locked():
+                    changed = False
+                if expected_seq != self.seq:
+                    return self._answer_stale(expected_seq, "action", seat, notation)
+                g = self.game
+                if g.is_over():
+                    raise Conflict("the game is over")
+                if g.current_player != seat:
+                    raise Conflict(f"it is not your decision: player {g.current_player + 1} is to act")
+                before = g.clone()
+                before_fp = _hidden_fingerprint(g)
+                turn = g.observe(None)["turn_number"]
+                try:
+                    g.apply_action(action)
+                except IllegalActionError as exc:
+                    raise Conflict(str(exc)) from None
+                barrier = self._revealed(before_fp)
+                record = Record(self.seq + 1, "action", seat, notation, None, barrier, turn)
+                snapshot = None
+                if record.seq % SNAPSHOT_EVERY == 0 or g.is_over():
+                    snapshot = (len(g.history), g.to_json())
+                try:
+                    self.storage.append(self.id, record, _summary(g), snapshot)
+                except StorageError:
+                    # Another process stored record seq + 1 first: take its records, answer stale.
+                    self.game = before
+                    if self._catch_up_locked():
+                        changed = False
+                    return self._answer_stale(expected_seq, "action", seat, notation)
+                except Exception as exc:  # the database did not take it: forget the change
+                    self.game = before
+                    log.exception("game %s: could not store record %d", self.id, record.seq)
+                    raise Unavailable(f"the move could not be saved ({type(exc).__name__}); nothing changed, "
+                                      f"try again") from None
+                if barrier:
+                    for e in self._stack:       # nothing before a barrier can be undone any more
+                        e.before = None
+                self._stack.append(_Entry(record, None if barrier else before))
+                self.seq = record.seq
+                self._events = _event_count(g)
+                changed = True
+                return Applied(record.seq)
+        finally:
+            if changed is not None:
+                self._changed(local=changed)
+
+    def _answer_stale(self, expected_seq: int, kind: str, seat: int, notation: str | None) -> Applied:
+        """(Lock held; the session is caught up.)  The answer to a request made at another seq:
+        its own record if it was applied before, else :class:`Conflict`."""
+        if expected_seq > self.seq:
+            raise Conflict(f"stale request: it was made at seq {expected_seq}, but the game is only at seq "
+                           f"{self.seq}; reload the state")
+        mine = self.storage.record(self.id, expected_seq + 1)
+        if mine is not None and mine.kind == kind and mine.seat == seat and \
+                (kind == "undo" or mine.action == notation):
+            return Applied(mine.seq, repeated=True)
+        raise Conflict(f"stale request: the game is at seq {self.seq}, the request was made at seq "
+                       f"{expected_seq}; reload the state")
 
     def _revealed(self, before_fp: tuple) -> bool:
         g = self.game
@@ -352,31 +400,101 @@ class GameSession:
             return "cannot undo an action from an earlier turn"
         return None
 
-    def undo(self, seat: int) -> int:
-        """Take back ``seat``'s last action (see the module docstring); returns the new seq."""
+    def undo(self, seat: int, expected_seq: int) -> Applied:
+        """Take back ``seat``'s last action (see the module docstring), asked in the state ``expected_seq``.
+
+        Errors and retries as for :meth:`act`.
+        """
+        changed: bool | None = None
+        try:
+            with self._lock:
+                if expected_seq > self.seq and self._catch_up_locked():
+                    changed = False
+                if expected_seq != self.seq:
+                    return self._answer_stale(expected_seq, "undo", seat, None)
+                why = self._undo_refusal(seat)
+                if why is not None:
+                    raise Conflict(why)
+                entry = self._stack[-1]
+                keep = len(self._stack) - 1
+                target = entry.before if entry.before is not None else \
+                    _replay(self.config, [e.record.action for e in self._stack[:keep]])
+                record = Record(self.seq + 1, "undo", seat, None, keep, False, entry.record.turn)
+                try:
+                    self.storage.append(self.id, record, _summary(target), (keep, target.to_json()))
+                except StorageError:
+                    if self._catch_up_locked():
+                        changed = False
+                    return self._answer_stale(expected_seq, "undo", seat, None)
+                except Exception as exc:
+                    log.exception("game %s: could not store undo record %d", self.id, record.seq)
+                    raise Unavailable(f"the undo could not be saved ({type(exc).__name__}); nothing changed") \
+                        from None
+                self.game = target
+                self._stack.pop()
+                self.seq = record.seq
+                self._events = _event_count(target)
+                changed = True
+                return Applied(record.seq)
+        finally:
+            if changed is not None:
+                self._changed(local=changed)
+
+    # -- records of other processes --------------------------------------------------
+    def catch_up(self) -> bool:
+        """Apply the records that other processes stored since this session's seq; True if any.
+
+        Listeners hear of the change as of any other.
+        """
         with self._lock:
-            why = self._undo_refusal(seat)
-            if why is not None:
-                raise Conflict(why)
-            entry = self._stack[-1]
-            keep = len(self._stack) - 1
-            target = entry.before if entry.before is not None else \
-                _replay(self.config, [e.record.action for e in self._stack[:keep]])
-            record = Record(self.seq + 1, "undo", seat, None, keep, False, entry.record.turn)
-            try:
-                self.storage.append(self.id, record, _summary(target), (keep, target.to_json()))
-            except Exception as exc:
-                log.exception("game %s: could not store undo record %d", self.id, record.seq)
-                raise Unavailable(f"the undo could not be saved ({type(exc).__name__}); nothing changed") from None
-            self.game = target
-            self._stack.pop()
-            self.seq = record.seq
-            self._events = _event_count(target)
-            seq = self.seq
-        self._changed()
-        return seq
+            changed = self._catch_up_locked()
+        if changed:
+            self._changed(local=False)
+        return changed
+
+    def refresh(self) -> None:
+        """Catch up if the database holds records this session has not seen (one cheap query)."""
+        stored = self.storage.seq_of(self.id)
+        if stored is not None and stored > self.seq:
+            self.catch_up()
+
+    def _catch_up_locked(self) -> bool:
+        records = self.storage.records_after(self.id, self.seq)
+        if not records:
+            return False
+        try:
+            for r in records:
+                if r.seq != self.seq + 1 or r.kind != "action":
+                    # An undo (or a gap): rebuild from the latest snapshot, which every undo writes.
+                    raise SaveError(f"record {r.seq} ({r.kind})")
+                self.game.apply_action(r.action)
+                if r.barrier:
+                    for e in self._stack:
+                        e.before = None
+                # No copy of the game before it: an undo here replays the game instead.
+                self._stack.append(_Entry(r, None))
+                self.seq = r.seq
+            self._events = _event_count(self.game)
+        except Exception:
+            self._reload_locked()
+        return True
+
+    def _reload_locked(self) -> None:
+        stored = self.storage.load(self.id)
+        if stored is None:
+            raise NotFound(f"no game with id {self.id!r}")
+        self.game, self._stack = _rebuild(stored)
+        self.seq = stored.seq
+        self._events = _event_count(self.game)
+        self._bodies.clear()
 
     # -- bots --------------------------------------------------------------------------
+    def bot_spec_to_move(self) -> str | None:
+        """The spec of the bot whose decision it is, or None (a human's decision, or the end)."""
+        with self._lock:
+            cp = self.game.current_player
+            return None if cp is None else self.seats[cp].bot
+
     def bot_to_move(self) -> tuple[int, str, int, Game] | None:
         """(seat, spec, seq, copy of the game) if a bot must act now, else None."""
         with self._lock:
@@ -386,10 +504,12 @@ class GameSession:
                 return None
             return cp, self.seats[cp].bot, self.seq, g.clone()
 
-    def play_bot(self, remote: Callable[[str, int, str, int], str] | None = None) -> bool:
+    def play_bot(self, remote: Callable[[str, int, str, int], str] | None = None,
+                 max_think: float | None = None) -> bool:
         """Let the bot whose decision it is choose and play one action; False if no bot is to act.
 
-        ``remote`` (game JSON, seat, spec, seed) -> action runs a searching bot elsewhere.
+        ``remote`` (game JSON, seat, spec, seed) -> action runs a searching bot elsewhere;
+        ``max_think`` cuts a stored longer thinking time.
         """
         job = self.bot_to_move()
         if job is None:
@@ -397,10 +517,10 @@ class GameSession:
         seat, spec, seq, copy = job
         seed = bot_seed(self.config["seed"], seat, seq)
         # The bot thinks on a copy, outside the lock: readers and listeners are not held up.
-        if remote is not None and parse_bot_spec(spec)[0] in SEARCH_BOTS:
+        if remote is not None and is_search_bot(spec):
             action = remote(copy.to_json(), seat, spec, seed)
         else:
-            action = str(build_bot(spec, seed).act(SeatView(copy, seat)))
+            action = str(build_bot(spec, seed, max_think).act(SeatView(copy, seat)))
         try:
             self.act(seat, action, expected_seq=seq)
         except Conflict:
@@ -424,7 +544,9 @@ class GameSession:
         with self._lock:
             self._listeners.pop(key, None)
 
-    def _changed(self) -> None:
+    def _changed(self, local: bool = True) -> None:
+        """Tell every listener of this process that the game changed (here, or in another process
+        whose records this session caught up with: ``local`` False)."""
         with self._lock:
             listeners = list(self._listeners.values())
         for li in listeners:
@@ -432,28 +554,50 @@ class GameSession:
                 li.loop.call_soon_threadsafe(li.queue.put_nowait, None)
             except RuntimeError:        # that event loop is closed: the client is gone
                 pass
-        self._on_change(self)
+        self._on_change(self, local)
+
+
+class _Loading:
+    """A game being loaded from storage: other requests for it wait for this one load."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
 
 
 class SessionManager:
-    """All sessions of a server: creating, loading on demand, and running bots in worker threads.
+    """All sessions of a server process: creating, loading on demand (once per game however many ask
+    at once), keeping each in memory while anyone uses it, and handing bot turns to the scheduler.
 
-    At most ``max_cached`` sessions stay in memory; the least recently used ones without listeners
-    or a running bot are dropped (they are reloaded from storage when asked for again).
+    A session is *in use* while a request or a WebSocket holds it (:meth:`use`) or one of its bot
+    moves is queued or running; such a session is never dropped.  Beyond ``max_cached`` sessions,
+    the least recently used idle ones are dropped (and loaded again when asked for).  If
+    ``max_live`` sessions are all in use, loading another game answers 503 instead of exceeding
+    that memory bound: there is never a second copy of a game.
     """
 
     def __init__(self, storage: Storage, *, allow_seed: bool = False, bot_workers: int = 2,
-                 max_cached: int = 256) -> None:
+                 max_cached: int = 256, max_live: int = 4096, max_think: float = DEFAULT_MAX_THINK,
+                 bot_threads: int = 2, coordinator=None, scheduler=None) -> None:
+        from .cluster import LocalCoordinator
+        from .scheduler import BotScheduler
+
         self.storage = storage
         self.allow_seed = allow_seed
         self.max_cached = max_cached
-        self._sessions: dict[str, GameSession] = {}
+        self.max_live = max(max_live, max_cached)
+        self.max_think = max_think
+        self._sessions: OrderedDict[str, GameSession] = OrderedDict()
+        self._loading: dict[str, _Loading] = {}
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="mysticvale-bot")
-        self._bot_workers = bot_workers
-        self._processes: ProcessPoolExecutor | None = None
+        self.coordinator = coordinator if coordinator is not None else LocalCoordinator()
+        self.scheduler = scheduler if scheduler is not None else BotScheduler(
+            cheap_threads=bot_threads, search_processes=bot_workers)
+        # Catching up with other processes' records reads the database: off the listener's thread.
+        self._sync = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mysticvale-sync")
         self._closed = False
+        self.coordinator.start(self)
 
+    # -- sessions ----------------------------------------------------------------------
     def create(self, players: int, sets: list[str], leaders: bool, ruleset: str, bots: dict[int, str],
                seed: int | None = None) -> tuple[GameSession, dict[int, str]]:
         """Create and store a game; returns the session and the token of each human seat."""
@@ -462,6 +606,7 @@ class SessionManager:
         for s, spec in bots.items():
             if not 0 <= s < players:
                 raise BadInput(f"bot seat {s} does not exist in a {players}-player game (seats 0 to {players - 1})")
+            parse_bot_spec(spec, self.max_think)
             build_bot(spec, 0)          # validates the name and options now, not at its first move
         config = {"players": players, "sets": list(sets), "leaders": bool(leaders), "ruleset": ruleset,
                   "seed": security.new_seed() if seed is None else seed}
@@ -470,74 +615,204 @@ class SessionManager:
         seats = [SeatInfo(s, security.token_digest(tokens[s]) if s in tokens else None, bots.get(s))
                  for s in range(players)]
         game_id = security.new_game_id()
+        with self._lock:
+            self._make_room()
         self.storage.create_game(game_id, config, [(x.seat, x.digest, x.bot) for x in seats], game.to_json(),
                                  _summary(game))
         session = GameSession(game_id, config, seats, game, self.storage, 0, [], self._after_change)
+        session.users = 1               # held until its first bot move (if any) is queued
         with self._lock:
-            self._remember(game_id, session)
+            self._sessions[game_id] = session
         self.kick(session)
+        self.release(session)
         return session, tokens
 
+    @contextmanager
+    def use(self, game_id: str, fresh: bool = False) -> Iterator[GameSession]:
+        """The session of ``game_id``, held (never dropped from memory) until the block ends.
+
+        ``fresh``: when other processes share the database, first catch up with their records
+        (so a client never reads an older state than one it was already answered with).
+        """
+        session = self.acquire(game_id)
+        try:
+            if fresh and self.coordinator.shared:
+                session.refresh()
+            yield session
+        finally:
+            self.release(session)
+
+    def acquire(self, game_id: str) -> GameSession:
+        """The session of ``game_id``, loaded if needed, counted as in use until :meth:`release`.
+
+        :class:`NotFound` if there is no such game; :class:`Unavailable` if the server holds
+        ``max_live`` games in use and cannot load another.
+        """
+        if not isinstance(game_id, str) or not 0 < len(game_id) <= 64:
+            raise NotFound(f"no game with id {str(game_id)[:64]!r}")
+        while True:
+            with self._lock:
+                s = self._sessions.get(game_id)
+                if s is not None:
+                    s.users += 1
+                    self._sessions.move_to_end(game_id)
+                    return s
+                pending = self._loading.get(game_id)
+                loader = pending is None
+                if loader:
+                    self._make_room()
+                    pending = self._loading[game_id] = _Loading()
+            if not loader:
+                pending.done.wait()     # another request is loading it: take the same session
+                continue
+            try:
+                stored = self.storage.load(game_id)
+                if stored is None:
+                    raise NotFound(f"no game with id {game_id!r}")
+                s = GameSession.restore(stored, self.storage, self._after_change)
+            except BaseException:
+                with self._lock:
+                    del self._loading[game_id]
+                pending.done.set()
+                raise
+            with self._lock:
+                del self._loading[game_id]
+                s.users = 1
+                self._sessions[game_id] = s
+                self._evict_idle()
+            pending.done.set()
+            self.kick(s)                # a bot may be to move (after a restart, or a takeover)
+            return s
+
+    def release(self, session: GameSession) -> None:
+        """A user of ``session`` is done with it."""
+        with self._lock:
+            session.users -= 1
+            self._evict_idle()
+
     def get(self, game_id: str) -> GameSession:
-        """The session of ``game_id`` (loaded from storage if needed); :class:`NotFound` if none."""
+        """The session of ``game_id`` (loaded if needed), not held: for scripts and tests that run
+        nothing else at the same time.  The server itself uses :meth:`use`."""
+        session = self.acquire(game_id)
+        self.release(session)
+        return session
+
+    def loaded(self) -> int:
+        """How many sessions are in memory."""
+        with self._lock:
+            return len(self._sessions)
+
+    def _make_room(self) -> None:
+        # (lock held) Before a session is added: refuse rather than hold more than max_live.
+        if len(self._sessions) + len(self._loading) >= self.max_live:
+            self._evict_idle(self.max_live - 1 - len(self._loading))
+            if len(self._sessions) + len(self._loading) >= self.max_live:
+                raise Unavailable(f"this server has {self.max_live} games in play and cannot open another "
+                                  f"right now; try again in a minute")
+
+    def _evict_idle(self, bound: int | None = None) -> None:
+        # (lock held) Drop least recently used sessions that nobody uses, down to the bound.
+        bound = self.max_cached if bound is None else bound
+        if len(self._sessions) <= bound:
+            return
+        for gid, s in list(self._sessions.items()):
+            if len(self._sessions) <= bound:
+                break
+            if s.users == 0 and not s.bot_busy:
+                del self._sessions[gid]
+                self.coordinator.release(gid)
+
+    # -- other processes ---------------------------------------------------------------
+    def on_remote_change(self, game_id: str, seq: int) -> None:
+        """(From the coordinator.)  Another process stored record ``seq`` of ``game_id``."""
+        if not self._closed:
+            try:
+                self._sync.submit(self._follow, game_id, seq)
+            except RuntimeError:        # shutting down
+                pass
+
+    def _follow(self, game_id: str, seq: int) -> None:
         with self._lock:
             s = self._sessions.get(game_id)
-            if s is not None and not s.stale:
-                self._sessions[game_id] = self._sessions.pop(game_id)     # most recently used last
-                return s
-            stored = self.storage.load(game_id) if len(game_id) <= 64 else None
-            if stored is None:
-                raise NotFound(f"no game with id {game_id!r}")
-            s = GameSession.restore(stored, self.storage, self._after_change)
-            self._sessions.pop(game_id, None)
-            self._remember(game_id, s)
-        self.kick(s)
-        return s
-
-    def _remember(self, game_id: str, session: GameSession) -> None:
-        # (called with self._lock held)
-        self._sessions[game_id] = session
-        if len(self._sessions) <= self.max_cached:
+            if s is not None:
+                s.users += 1
+        if s is None:
             return
-        for gid, old in list(self._sessions.items()):
-            if len(self._sessions) <= self.max_cached:
-                break
-            if old is not session and not old.bot_busy and not old.has_listeners():
-                del self._sessions[gid]
+        try:
+            if s.seq < seq:
+                s.catch_up()
+        except Exception:
+            log.exception("game %s: could not catch up with record %d", game_id, seq)
+        finally:
+            self.release(s)
 
+    def resync(self) -> None:
+        """Catch every session in memory up with the database (after notifications may have been missed)."""
+        with self._lock:
+            ids = list(self._sessions)
+        for gid in ids:
+            self.on_remote_change(gid, 1 << 62)
+
+    def adopt(self, game_id: str) -> None:
+        """Load ``game_id`` (if needed) and let its bots play: this process now runs them."""
+        try:
+            with self.use(game_id) as s:
+                s.refresh()
+                self.kick(s)
+        except GameError as exc:
+            log.warning("game %s: could not take over its bots (%s)", game_id, exc.message)
+
+    # -- bots ----------------------------------------------------------------------------
     def resume_bots(self) -> int:
-        """After a start: load every unfinished game waiting for a bot and let the bots play on."""
+        """After a start: let the bots of every unfinished game waiting for one play on
+        (those this process may run; see :mod:`mysticvale.server.cluster`)."""
         ids = self.storage.games_waiting_for_bots()
         for gid in ids:
-            try:
-                self.get(gid)
-            except Exception:
-                log.exception("game %s: could not be restored", gid)
+            if self.coordinator.claim(gid):
+                try:
+                    self.get(gid)
+                except Exception:
+                    log.exception("game %s: could not be restored", gid)
         return len(ids)
 
-    def _after_change(self, session: GameSession) -> None:
-        self.kick(session)
+    def _after_change(self, session: GameSession, local: bool) -> None:
+        self.kick(session, claim=local)
 
-    def kick(self, session: GameSession) -> None:
-        """Start the session's bot worker if a bot is to act and none is running."""
+    def kick(self, session: GameSession, claim: bool = True) -> None:
+        """Queue the session's next bot move if a bot is to act, none is queued, and this process
+        runs the game's bots (``claim``: take them on if no process does)."""
+        if self._closed or session.bot_busy:
+            return
+        spec = session.bot_spec_to_move()
+        if spec is None:
+            return
+        if not (self.coordinator.claim(session.id) if claim else self.coordinator.owns(session.id)):
+            return                      # another process runs this game's bots
         with self._lock:
-            if self._closed or session.bot_busy or session.bot_to_move() is None:
+            if self._closed or session.bot_busy:
                 return
+            # (The caller holds the session, so it is in memory.)  The queued move holds it too.
             session.bot_busy = True
+            session.users += 1
         try:
-            self._pool.submit(self._run_bots, session)
-        except RuntimeError:            # the pool is shut down
-            session.bot_busy = False
+            self.scheduler.submit(session.id, lambda think: self._bot_move(session, think),
+                                  search=is_search_bot(spec), ordinary=not session.bot_only)
+        except RuntimeError:            # the scheduler is shut down
+            with self._lock:
+                session.bot_busy = False
+            self.release(session)
 
-    def _run_bots(self, session: GameSession) -> None:
-        # One bot move per task, then the session queues again behind other games' bots: a long
-        # bot-only game cannot hold a worker for its whole length.
+    def _bot_move(self, session: GameSession, think) -> None:
+        """(On a scheduler worker.)  One bot move, then the session queues again behind other games."""
         try:
             for attempt in range(1, 4):
                 if self._closed:
                     return
                 try:
-                    session.play_bot(self._think_remote)
+                    if think is not None:
+                        session.play_bot(lambda *job: think(*job, self.max_think), self.max_think)
+                    else:
+                        session.play_bot(None, self.max_think)
                     session.bot_error = None
                     return
                 except Exception as exc:   # keep the server alive; say what went wrong
@@ -549,29 +824,59 @@ class SessionManager:
         finally:
             with self._lock:
                 session.bot_busy = False
-            if not self._closed and session.bot_error is None:
-                self.kick(session)       # the next bot move, if a bot is still to act
-
-    def _think_remote(self, game_json: str, seat: int, spec: str, seed: int) -> str:
-        """A searching bot's move, computed in a worker process (started on first use)."""
-        with self._lock:
-            if self._processes is None:
-                # Each worker settles first: the catalogue frozen out of the collector's way.
-                self._processes = ProcessPoolExecutor(
-                    max_workers=self._bot_workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=settle)
-            procs = self._processes
-        return procs.submit(think_in_process, game_json, seat, spec, seed).result()
+            try:
+                if not self._closed and session.bot_error is None:
+                    self.kick(session)   # the next bot move, if a bot is still to act
+            finally:
+                self.release(session)    # the move's hold (the next move, if queued, holds its own)
 
     def close(self) -> None:
         """Stop bot workers (moves in flight are either committed or dropped, never half-stored)."""
         self._closed = True
-        self._pool.shutdown(wait=True, cancel_futures=True)
-        if self._processes is not None:
-            self._processes.shutdown(wait=True, cancel_futures=True)
+        self.coordinator.close()
+        self.scheduler.close()
+        self._sync.shutdown(wait=True, cancel_futures=True)
 
 
 # -- helpers -------------------------------------------------------------------------
+def _rebuild(stored: StoredGame) -> tuple[Game, list[_Entry]]:
+    """The game and its undo stack from the latest snapshot plus the records after it (or a full replay)."""
+    stack: list[_Entry] = []
+    at_snapshot: int | None = None
+    for r in stored.records:
+        if r.kind == "action":
+            stack.append(_Entry(r))
+        elif r.kind == "undo":
+            del stack[r.target:]
+        if stored.snapshot is not None and r.seq == stored.snapshot[0]:
+            at_snapshot = len(stack)
+    actions = [e.record.action for e in stack]
+    game = None
+    if stored.snapshot is not None:
+        snap_seq, snap_actions, snap_json = stored.snapshot
+        if snap_seq == 0:
+            at_snapshot = 0
+        try:
+            game = Game.from_json(snap_json)
+            if len(game.history) != snap_actions or snap_actions != at_snapshot:
+                raise SaveError("snapshot does not match the record log")
+            for r in stored.records:
+                if r.seq <= snap_seq:
+                    continue
+                if r.kind == "action":
+                    game.apply_action(r.action)
+                else:
+                    game = _replay(stored.config, game.history[: r.target])
+            if game.history != actions:
+                raise SaveError("replayed history differs from the record log")
+        except Exception as exc:     # a snapshot is only a shortcut: the record log decides
+            log.warning("game %s: snapshot unusable (%s); replaying from the start", stored.id, exc)
+            game = None
+    if game is None:
+        game = _replay(stored.config, actions)
+    return game, stack
+
+
 def _replay(config: dict[str, Any], actions: list[str]) -> Game:
     g = start_game(config)
     for a in actions:

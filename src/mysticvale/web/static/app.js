@@ -129,7 +129,8 @@ function route() {
   saveSettings();
   const m = location.pathname.match(/^\/games\/([^/]+)\/?$/);
   if (m) {
-    const token = new URLSearchParams(location.search).get("token");
+    // Invitation links carry the token in the fragment (#token=...), which never reaches a server.
+    const token = new URLSearchParams(location.hash.slice(1)).get("token") || new URLSearchParams(location.search).get("token");
     startTable(decodeURIComponent(m[1]), token);
   } else {
     renderLobby();
@@ -282,7 +283,7 @@ async function refreshGamesList() {
   const games = myGames();
   if (!games.length) { el.replaceChildren(h("p", { class: "muted" }, "No games on this device yet.")); return; }
   const rows = games.map((g) => {
-    const href = `/games/${encodeURIComponent(g.id)}` + (g.token ? `?token=${encodeURIComponent(g.token)}` : "");
+    const href = `/games/${encodeURIComponent(g.id)}` + (g.token ? `#token=${encodeURIComponent(g.token)}` : "");
     const status = h("span", { class: "status muted" }, "…");
     const row = h("li", { class: "game-row", dataset: { id: g.id } },
       h("a", { href }, `Game ${g.id}`),
@@ -453,7 +454,7 @@ async function undo() {
   const mine = (T.sendId = (T.sendId || 0) + 1);
   setBusy(true, T.seq);
   try {
-    accept(await api("POST", `/api/games/${encodeURIComponent(T.id)}/undo`, { token: T.token }));
+    accept(await api("POST", `/api/games/${encodeURIComponent(T.id)}/undo`, { token: T.token, seq: T.seq }));
     banner("Undone.", "info");
   } catch (e) {
     banner("Cannot undo: " + e.message);

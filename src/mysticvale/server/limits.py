@@ -1,0 +1,228 @@
+"""Bounds on everything a stranger can ask of the server, and short answers to bad input.
+
+- **Bodies** larger than :attr:`Limits.max_body` bytes are refused with 413 before they are read
+  (FastAPI's ``max_body_size``: a declared length is refused at once, a streamed body as soon as
+  it grows past the bound).
+- **JSON** is read strictly (:func:`strict_loads`): ``NaN``, ``Infinity``, numbers that overflow
+  to infinity (``1e400``) and integers longer than 30 digits are malformed input (422), not
+  values that break the server later.
+- **422 answers** say briefly what was wrong (:func:`describe_errors`) and never echo the input:
+  FastAPI's default answer repeats every invalid value, so a large body gave a larger answer.
+- **WebSocket messages** (:func:`receive_client_message`): at most :attr:`Limits.max_message`
+  characters of strict JSON (no nesting deeper than the decoder allows), at most
+  :attr:`Limits.messages_per_10s` per socket; a bad message gets an error message and the
+  socket stays open.
+- **Games per client** (:class:`CreationLimiter`): at most :attr:`Limits.games_per_minute` new
+  games per client address and minute, of which at most :attr:`Limits.bot_only_per_minute`
+  without a human seat; at most :attr:`Limits.max_bot_only_games` unfinished bot-only games on
+  the server at once.  Counted per server process (the ``limits`` package, in memory): N
+  processes behind a proxy let a client create up to N times as many.
+- **Thinking time** per bot decision: at most :attr:`Limits.max_think` seconds (and bot moves
+  are scheduled fairly: :mod:`mysticvale.server.scheduler`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+from limits import RateLimitItemPerMinute, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.websockets import WebSocketDisconnect
+
+from .sessions import DEFAULT_MAX_THINK, BadInput, GameError, TooMany, Unavailable
+
+#: Longest integer literal (digits) accepted in JSON: a seed needs 19.
+MAX_INT_DIGITS = 30
+#: Longest 422 explanation (characters).
+MAX_DETAIL = 400
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's bounds (``mysticvale serve`` options set some of them)."""
+
+    #: Largest request body (bytes).  The largest legitimate body, a game with four bot seats, is
+    #: well under 1 KiB.
+    max_body: int = 16 * 1024
+    #: Largest WebSocket message from a client (characters); uvicorn closes the socket for frames
+    #: above 64 KiB before they reach the application.
+    max_message: int = 4096
+    #: WebSocket messages a socket may send per 10 seconds.
+    messages_per_10s: int = 50
+    #: Games a client address may create per minute.
+    games_per_minute: int = 20
+    #: ... of which without any human seat.
+    bot_only_per_minute: int = 4
+    #: Unfinished bot-only games on the server at once.
+    max_bot_only_games: int = 32
+    #: Longest thinking time of a bot decision (seconds).
+    max_think: float = DEFAULT_MAX_THINK
+
+
+class TooLarge(GameError):
+    status = 413
+
+
+# -- JSON ------------------------------------------------------------------------------
+class _Malformed(ValueError):
+    pass
+
+
+def _no_constant(name: str) -> Any:
+    raise _Malformed(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Malformed(f"the number {text[:20]} is too large")
+    return value
+
+
+def _short_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Malformed(f"an integer of {len(text)} digits is too long")
+    return int(text)
+
+
+def strict_loads(data: str | bytes) -> Any:
+    """``json.loads`` for input from strangers: :class:`json.JSONDecodeError` also for NaN,
+    Infinity, -Infinity, numbers beyond the float range, overlong integers and nesting deeper
+    than the decoder's recursion limit."""
+    doc = data.decode("utf-8", "replace") if isinstance(data, (bytes, bytearray)) else data
+    try:
+        return json.loads(data, parse_constant=_no_constant, parse_float=_finite, parse_int=_short_int)
+    except json.JSONDecodeError:
+        raise
+    except (_Malformed, UnicodeDecodeError) as exc:
+        raise json.JSONDecodeError(str(exc), doc, 0) from None
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply", doc, 0) from None
+
+
+class _StrictJSONRequest(Request):
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = strict_loads(await self.body())
+        return self._json
+
+
+class StrictJSONRoute(APIRoute):
+    """A route whose JSON body is read by :func:`strict_loads` (FastAPI's custom route class)."""
+
+    def get_route_handler(self):
+        handler = super().get_route_handler()
+
+        async def strict_handler(request: Request):
+            return await handler(_StrictJSONRequest(request.scope, request.receive))
+
+        return strict_handler
+
+
+# -- 422 -------------------------------------------------------------------------------
+def describe_errors(errors: list[dict[str, Any]]) -> str:
+    """A short explanation of validation errors: where and what, never the offending value."""
+    parts = []
+    for e in errors[:4]:
+        loc = ".".join(str(x)[:32] for x in e.get("loc", ()) if x not in ("body", "query", "path"))
+        msg = str(e.get("msg", "invalid"))
+        if e.get("type") == "json_invalid":
+            reason = str((e.get("ctx") or {}).get("error", ""))[:80]
+            parts.append(f"the body is not valid JSON ({reason})" if reason else "the body is not valid JSON")
+            continue
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    if len(errors) > 4:
+        parts.append(f"and {len(errors) - 4} more")
+    text = "; ".join(parts) or "the request is malformed"
+    return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 1] + "…"
+
+
+async def validation_error_handler(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    """422 with :func:`describe_errors` (FastAPI's default echoes the input)."""
+    return JSONResponse({"detail": describe_errors(list(exc.errors()))}, status_code=422)
+
+
+# -- WebSocket messages ----------------------------------------------------------------
+class MessageLimiter:
+    """At most ``Limits.messages_per_10s`` messages per socket (keys are the sockets' ids)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.item = parse(f"{limits.messages_per_10s}/10 seconds")
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def hit(self, key: str) -> bool:
+        return self.limiter.hit(self.item, key)
+
+
+async def receive_client_message(websocket: WebSocket, limits: Limits,
+                                 limiter: MessageLimiter | None = None) -> dict[str, Any]:
+    """The next message of a client as a JSON object.
+
+    :class:`TooLarge`, :class:`TooMany` or :class:`BadInput` for a message that breaks the bounds
+    (the socket stays usable); :class:`WebSocketDisconnect` when the client has gone.
+    """
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    if limiter is not None and not limiter.hit(str(id(websocket))):
+        raise TooMany(f"more than {limits.messages_per_10s} messages in 10 seconds; this one was dropped")
+    data = message.get("text")
+    if data is None:
+        data = message.get("bytes") or b""
+    if len(data) > limits.max_message:
+        raise TooLarge(f"a message may have at most {limits.max_message} characters")
+    try:
+        value = strict_loads(data)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        raise BadInput('messages must be JSON objects such as {"type": "action", "action": "push", "seq": 3}')
+    return value
+
+
+def whole_number(value: Any, name: str) -> int:
+    """``value`` if it is a JSON integer (not true/false, not 1.0), else :class:`BadInput`."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise BadInput(f"'{name}' must be a whole number (the seq of the state the request was made in)")
+    return value
+
+
+# -- games per client --------------------------------------------------------------------
+class CreationLimiter:
+    """How many games each client address may create (see the module docstring)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._games = RateLimitItemPerMinute(limits.games_per_minute)
+        self._bot_only = RateLimitItemPerMinute(limits.bot_only_per_minute)
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def check(self, client: str, bot_only: bool, bot_only_games_now: int | None = None) -> None:
+        """Whether ``client`` may create a game now: :class:`TooMany` / :class:`Unavailable` if over a bound."""
+        if bot_only:
+            if bot_only_games_now is not None and bot_only_games_now >= self.limits.max_bot_only_games:
+                raise Unavailable(f"this server already runs {self.limits.max_bot_only_games} games without a "
+                                  f"human seat; try again when one has ended")
+            if not self._limiter.test(self._bot_only, "bot-only", client):
+                raise TooMany(f"at most {self.limits.bot_only_per_minute} games without a human seat per "
+                              f"minute; try again in a minute")
+        if not self._limiter.test(self._games, "games", client):
+            raise TooMany(f"at most {self.limits.games_per_minute} new games per minute; try again in a minute")
+
+    def count(self, client: str, bot_only: bool) -> None:
+        """Count a game ``client`` created."""
+        self._limiter.hit(self._games, "games", client)
+        if bot_only:
+            self._limiter.hit(self._bot_only, "bot-only", client)
+
+
+__all__ = ["Limits", "TooLarge", "strict_loads", "StrictJSONRoute", "describe_errors", "validation_error_handler",
+           "MessageLimiter", "receive_client_message", "whole_number", "CreationLimiter"]
