@@ -32,6 +32,7 @@ from ..errors import IllegalActionError, InvalidActionError, SaveError
 from ..runtime import settle
 from . import security
 from .storage import SNAPSHOT_EVERY, Record, Storage, StorageError, StoredGame, Summary
+from .updates import Feed
 
 log = logging.getLogger("mysticvale.server")
 
@@ -121,6 +122,22 @@ def think_in_process(game_json: str, seat: int, spec: str, seed: int) -> str:
     return str(build_bot(spec, seed).act(SeatView(game, seat)))
 
 
+def engine_has_finish_turn() -> bool:
+    """Whether the rules engine can end a turn with an explicit Finish Turn decision (the
+    ``finish_turn`` option: after the Discard phase, so a sleeve can still be undone)."""
+    global _FINISH_TURN
+    if _FINISH_TURN is None:
+        try:
+            new_game(players=2, seed=0, finish_turn=True)
+            _FINISH_TURN = True
+        except (TypeError, ValueError):
+            _FINISH_TURN = False
+    return _FINISH_TURN
+
+
+_FINISH_TURN: bool | None = None
+
+
 def bot_seed(game_seed: int, seat: int, seq: int) -> int:
     """The seed of the bot that decides at record ``seq`` for ``seat``.
 
@@ -136,6 +153,8 @@ def start_game(config: dict[str, Any]) -> Game:
     opts: dict[str, Any] = {}
     if config.get("leaders"):
         opts["leaders"] = True
+    if config.get("finish_turn"):
+        opts["finish_turn"] = True
     try:
         return new_game(players=config["players"], seed=config["seed"], sets=tuple(config["sets"]),
                         ruleset=config["ruleset"], **opts)
@@ -190,6 +209,10 @@ class GameSession:
         self.stale = False
         self._events = _event_count(game)
         self._bodies: dict[int | None, tuple[int, dict[str, Any]]] = {}
+        #: Every version as messages for clients (server/updates.py); fed under the lock.
+        self.feed = Feed()
+        #: The id of the rematch of this game, once one is started (server/rematch.py).
+        self.rematch_id: str | None = None
 
     # -- building --------------------------------------------------------------------
     @classmethod
@@ -317,6 +340,7 @@ class GameSession:
             self.seq = record.seq
             self._events = _event_count(g)
             seq = self.seq
+            self.feed.record(self, seat, undo=False)
         self._changed()
         return seq
 
@@ -373,6 +397,7 @@ class GameSession:
             self.seq = record.seq
             self._events = _event_count(target)
             seq = self.seq
+            self.feed.record(self, seat, undo=True)
         self._changed()
         return seq
 
@@ -449,6 +474,7 @@ class SessionManager:
         self.max_cached = max_cached
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
+        self._rematch_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="mysticvale-bot")
         self._bot_workers = bot_workers
         self._processes: ProcessPoolExecutor | None = None
@@ -465,6 +491,8 @@ class SessionManager:
             build_bot(spec, 0)          # validates the name and options now, not at its first move
         config = {"players": players, "sets": list(sets), "leaders": bool(leaders), "ruleset": ruleset,
                   "seed": security.new_seed() if seed is None else seed}
+        if len(bots) < players and engine_has_finish_turn():
+            config["finish_turn"] = True    # people end their turn with Finish Turn (file 000)
         game = start_game(config)
         tokens = {s: security.new_token() for s in range(players) if s not in bots}
         seats = [SeatInfo(s, security.token_digest(tokens[s]) if s in tokens else None, bots.get(s))
@@ -477,6 +505,36 @@ class SessionManager:
             self._remember(game_id, session)
         self.kick(session)
         return session, tokens
+
+    def rematch(self, old: GameSession) -> GameSession:
+        """The rematch of a finished game: the same seats, bots, sets and rules with a new seed.
+
+        Each human seat keeps its token (the digest is copied), so whoever held a seat opens
+        the same seat of the rematch with the same secret.  The rematch's id is derived from
+        the game's, so every player who asks gets the same new game, also after a restart.
+        """
+        with old._lock:
+            if not old.game.is_over():
+                raise Conflict("a rematch can start once the game is over")
+        game_id = security.rematch_game_id(old.id)
+        with self._rematch_lock:
+            try:
+                session = self.get(game_id)
+            except NotFound:
+                config = dict(old.config, seed=security.new_seed())
+                game = start_game(config)
+                seats = [SeatInfo(s.seat, s.digest, s.bot) for s in old.seats]
+                self.storage.create_game(game_id, config, [(x.seat, x.digest, x.bot) for x in seats],
+                                         game.to_json(), _summary(game))
+                session = GameSession(game_id, config, seats, game, self.storage, 0, [], self._after_change)
+                with self._lock:
+                    self._remember(game_id, session)
+                self.kick(session)
+        if old.rematch_id != game_id:
+            old.rematch_id = game_id
+            old.feed.forget_views()
+            old._changed()          # open tables of the old game learn of it
+        return session
 
     def get(self, game_id: str) -> GameSession:
         """The session of ``game_id`` (loaded from storage if needed); :class:`NotFound` if none."""
