@@ -8,6 +8,7 @@ view, plain error messages, and a phone-width layout without horizontal scrollin
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from urllib.parse import urljoin
@@ -31,6 +32,11 @@ def open_seat(page, server: str, game: dict, seat: int = 0) -> None:
     url = next(s["url"] for s in game["seats"] if s["seat"] == seat)
     page.goto(urljoin(server, url))
     page.wait_for_selector("#field")
+
+
+def no_playback(page) -> None:
+    """Show other players' moves at once (the animations setting off), before the page loads."""
+    page.add_init_script("localStorage.setItem('mysticvale.settings', JSON.stringify({animations: false}))")
 
 
 def seq(page) -> str:
@@ -106,20 +112,25 @@ def test_wrong_token_and_illegal_action_are_shown_plainly(page, server):
     assert "token" in page.inner_text("#banner").lower()
     assert page.locator("[data-action]").count() == 0
 
+    no_playback(page)
     open_seat(page, server, game)
     page.wait_for_function(MY_TURN)
-    # A refused action comes back as the server's message, shown in the banner: make the client's
-    # seq stale (as if another tab had moved on), so the server answers 409.
-    page.evaluate("window.mysticvaleClient.table().seq = -5")
+    # A refused action comes back as the server's message, shown in the banner: the request says
+    # it was chosen at a version the game is not at (as if another tab had moved on): 409.
+    def stale(route):
+        body = json.loads(route.request.post_data)
+        body["seq"] = 99999
+        route.continue_(post_data=json.dumps(body))
+    page.route("**/actions*", stale)
     before = seq(page)
     page.click("#deck")
     page.click("#deck")
     page.wait_for_selector("#banner.error:not([hidden])")
     text = page.inner_text("#banner")
-    assert "was not accepted" in text and "push" in text
+    assert "was not accepted" in text and "stale" in text and "on-deck card" in text
     assert seq(page) == before
-    # The client re-read the state, so the next push goes through.
-    page.wait_for_function(f"window.mysticvaleClient.table().seq === {int(before)}")
+    page.unroute("**/actions*")
+    # The game is as it was, so the next push goes through.
     page.click("#deck")
     page.click("#deck")
     wait_seq_change(page, before)
@@ -142,8 +153,8 @@ def _choose_click(page, step: int) -> str:
         return f"#supply .clickable >> nth={supply.count() - 1 - step % min(2, supply.count())}"
     if page.locator("#my-token.clickable").count():
         return "#my-token"
-    for sel in ("#private [data-action]", ".card-acts [data-action]", "#players .vale.clickable",
-                "#other [data-action]", "#buttons [data-action]:not(#finish)", "#finish"):
+    for sel in ("#private [data-action]", "#field .sleeve-target", ".card-acts [data-action]",
+                "#players .vale-face.clickable", "#buttons [data-action]:not(#finish)", "#finish"):
         if page.locator(sel).count():
             return sel + " >> nth=0"
     raise AssertionError("it is my decision but nothing is clickable: " + page.inner_text("#app")[:2000])
@@ -153,6 +164,7 @@ def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
     # Seed 20: with the shorter games of the cost model (cards/cost_model.py), this click
     # policy still pushes and finishes more than 5 times (seed 11 now pushes only 4 times).
     game = create_game(server, seed=20)
+    no_playback(page)
     open_seat(page, server, game)
     start = time.monotonic()
     clicks = pushes = finishes = undos = 0
@@ -198,7 +210,8 @@ def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
     # The end screen with the score breakdown.
     page.wait_for_selector("#end table.scores")
     end = page.inner_text("#end")
-    assert "Total" in end and "VP tokens" in end and "Vale cards" in end
+    assert "Total" in end and "VP tokens" in end and "Vales" in end and "Curse tokens" in end
+    assert "level-3 advancements + level-2 vales" in end      # the tie-break says what it counts
     summary = http_json("GET", f"{server}/api/games/{game['id']}/summary")
     assert summary["over"] is True
     winners = " and ".join(f"Player {w + 1}" for w in summary["winners"])
@@ -215,6 +228,7 @@ def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
 
 def test_undo_button_takes_back_a_purchase(page, server):
     game = create_game(server, seed=5)
+    no_playback(page)
     open_seat(page, server, game)
     for _ in range(60):          # play until our Harvest offers Fertile Soil
         page.wait_for_function(MY_TURN)
@@ -292,7 +306,7 @@ def test_reconnects_after_the_socket_drops_and_spectators_see_no_actions(page, s
     game = create_game(server, seed=4)
     open_seat(page, server, game)
     page.wait_for_selector("#conn.live")
-    page.evaluate("window.mysticvaleClient.table().ws.close()")
+    page.evaluate("window.mysticvaleClient.table().conn.ws.close()")
     page.wait_for_selector("#conn.down")
     page.wait_for_selector("#conn.live", timeout=10_000)
     # Still live: an action made elsewhere (the API) shows up through the new socket.
@@ -346,17 +360,29 @@ def test_leader_choice_is_offered_on_the_dealt_leaders(page, server):
             "bots": {"1": "random"}, "seed": 3})
     except Exception as exc:  # the engine may not offer leaders: then the server refuses plainly
         pytest.skip(f"leaders are not available from this server: {exc}")
+    no_playback(page)
     open_seat(page, server, game)
     page.wait_for_function(MY_TURN)
-    chips = page.locator("#private .chip.clickable")
-    assert chips.count() == 2, page.inner_text("#app")[:1500]
-    name = chips.first.inner_text()
+    # Both dealt leaders as full cards: both sides, the upgrade cost, a Choose button each.
+    choices = page.locator("#private .leader-choice")
+    assert choices.count() == 2, page.inner_text("#app")[:1500]
+    for i in range(2):
+        ch = choices.nth(i)
+        assert ch.locator(".leader-side .face-svg").count() == 2
+        assert "Starting side" in ch.inner_text() and "Upgraded side" in ch.inner_text()
+        assert re.search(r"Upgrade: \d+ mana", ch.inner_text())
+    name = choices.first.locator(".leader-head strong").inner_text()
     before = seq(page)
-    chips.first.click()
+    choices.first.locator("button[data-action]").click()
     wait_seq_change(page, before)
     page.wait_for_function(MY_TURN)
-    assert page.locator("#private .chip").count() == 0
+    assert page.locator("#private .leader-choice").count() == 0
     assert name in page.inner_text("#log")
+    # The chosen leader is on the table for its owner.
+    page.wait_for_selector("#players .player.me .leader-mini")
+    assert name in page.inner_text("#players .player.me .leader-mini")
+    assert page.locator("#players .player:not(.me) .leader-mini").count() == 0 or \
+        page.evaluate("window.mysticvaleClient.table().view.observation.seen_leaders.length") > 0
 
 
 @pytest.mark.parametrize("where", ["lobby", "table"])
@@ -382,6 +408,7 @@ def test_phone_width_has_no_horizontal_scrolling(browser, server, shot_dir, wher
                 pg.click("#deck")
                 wait_seq_change(pg, before)
                 pg.wait_for_function(MY_TURN)
+            pg.click("#tabs [data-tab=players]")          # on a phone the players are a tab
             pg.click("#players .player.me button[title='whole deck']")
             pg.wait_for_selector("#deck-view")
             width, inner = no_horizontal_scroll(pg)

@@ -37,6 +37,8 @@ import threading
 from collections import OrderedDict
 from typing import Any, Iterable
 
+from ..engine.zones import card_name
+
 #: Versions whose deltas are kept per viewer; a client further behind gets a full state.
 KEEP = 256
 PROTOCOL = 2
@@ -146,14 +148,14 @@ def log_entries(game, viewer: int | None, since: int = 0) -> list[dict[str, Any]
     out = []
     for e in game.log(viewer, since):
         entry: dict[str, Any] = {"i": e["index"], "k": e["kind"], "p": e["player"], "t": clean_text(e["text"])}
-        args = _event_args(events[e["index"]], e, viewer)
+        args = _event_args(game, events[e["index"]], e, viewer)
         if args:
             entry["a"] = args
         out.append(entry)
     return out
 
 
-def _event_args(event, entry: dict, viewer: int | None) -> dict[str, Any]:
+def _event_args(game, event, entry: dict, viewer: int | None) -> dict[str, Any]:
     """Arguments a client can put into its own words; only public data (or the viewer's own)."""
     if event.private_to is not None and event.private_to != viewer:
         return {}
@@ -172,6 +174,9 @@ def _event_args(event, entry: dict, viewer: int | None) -> dict[str, Any]:
         args["vale"] = data["vale"]
     if "amount" in data and isinstance(data["amount"], int) and kind in ("vp", "curse"):
         args["amount"] = data["amount"]
+    card = data.get("card")
+    if kind == "reveal" and isinstance(card, int) and 0 <= card < len(game.state.cards):
+        args["card"] = clean_text(card_name(game.state, card))
     return args
 
 
