@@ -15,41 +15,10 @@ from urllib.parse import urljoin
 
 import pytest
 
-from browser_helpers import ServerProcess, http_json
+from browser_helpers import (MY_TURN, ServerProcess, create_game, http_json, no_horizontal_scroll, no_playback,
+                             open_seat, seq, wait_seq_change)
 
 pytestmark = pytest.mark.browser
-
-MY_TURN = "document.body.dataset.myturn === 'yes' || document.body.dataset.over === 'yes'"
-
-
-def create_game(server: str, seed: int, bots: dict[str, str] | None = None, players: int = 2) -> dict:
-    return http_json("POST", server + "/api/games", {
-        "players": players, "sets": ["base"], "leaders": False, "ruleset": "yucata",
-        "bots": bots if bots is not None else {"1": "random"}, "seed": seed})
-
-
-def open_seat(page, server: str, game: dict, seat: int = 0) -> None:
-    url = next(s["url"] for s in game["seats"] if s["seat"] == seat)
-    page.goto(urljoin(server, url))
-    page.wait_for_selector("#field")
-
-
-def no_playback(page) -> None:
-    """Show other players' moves at once (the animations setting off), before the page loads."""
-    page.add_init_script("localStorage.setItem('mysticvale.settings', JSON.stringify({animations: false}))")
-
-
-def seq(page) -> str:
-    return page.evaluate("document.body.dataset.seq")
-
-
-def wait_seq_change(page, before: str, timeout: float = 10_000) -> None:
-    page.wait_for_function(f"document.body.dataset.seq !== {before!r}", timeout=timeout)
-
-
-def no_horizontal_scroll(page) -> tuple[int, int]:
-    return page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-
 
 # ---------------------------------------------------------------------------------------- lobby
 

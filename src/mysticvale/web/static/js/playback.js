@@ -21,6 +21,7 @@ export class Playback {
     this.queue = [];
     this.timer = null;
     this.stepping = false;
+    this.lastStep = -Infinity;
   }
 
   get playing() { return this.queue.length > 0 || this.timer !== null || this.stepping; }
@@ -61,7 +62,11 @@ export class Playback {
       this.draw({ animate: false, msgs: batch });
     }
     if (!this.queue.length) { this.idle(); return; }
+    // Other players' steps come at least STEP_MS apart, also when they arrive one by one.
+    const wait = STEP_MS - (performance.now() - this.lastStep);
+    if (wait > 0) { this.timer = setTimeout(() => this.pump(), wait); return; }
     const msg = this.queue.shift();
+    this.lastStep = performance.now();
     this.apply(msg);
     this.stepping = this.queue.length > 0;      // more to come: the table is still being played back
     this.draw({ animate: true, msgs: [msg] });

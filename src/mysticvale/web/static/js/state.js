@@ -12,7 +12,8 @@ export const T = {
   busy: false,           // an action or undo is on its way
   armedSeq: null,        // the deck was clicked once at this version (two-click push)
   armTimer: null,
-  pendingArm: false,     // a deck click came while an action was on its way: arm at the next version
+  pendingArm: false,     // a deck click came at this version while an action was on its way (or during
+                         // playback): arm the deck at the next version
   autoTimer: null,       // a planned automatic reveal
   autoSentSeq: null,
   fieldSeat: null,       // the field shown when pinned

@@ -120,15 +120,16 @@ function announce(msg) {
   }
 }
 
+/** Every version received is shown: a deck click that came while an action was on its way arms
+ *  the deck now (for the next card: it never pushes by itself). */
 function idle() {
-  if (T.pendingArm && myDecision() && (T.view.legal_actions || []).includes("push")) {
-    T.pendingArm = false;
-    arm();
-  } else if (!myDecision()) {
+  if (T.pendingArm !== false && T.seq > T.pendingArm) {
+    if (myDecision() && (T.view.legal_actions || []).includes("push")) T.armedSeq = T.seq;
     T.pendingArm = false;
   }
   maybeAutoReveal();
   render();
+  if (T.armedSeq === T.seq) { clearTimeout(T.armTimer); T.armTimer = setTimeout(() => disarm(), ARM_MS); }
 }
 
 // ------------------------------------------------------------------ sending
@@ -147,12 +148,13 @@ async function send(action, { auto = false } = {}) {
     clearBanner();
   } catch (e) {
     banner(t("error.not_accepted", { action: describe(obs(), action), why: e.message }));
+    T.pendingArm = false;
     T.conn.fetchUpdates();
   } finally {
     T.busy = false;
     document.body.classList.remove("busy");
     if (T.overlay === "chooser") T.overlay = null;
-    idle();
+    if (!playback.playing) idle();
   }
 }
 
@@ -172,7 +174,7 @@ async function undo() {
   } finally {
     T.busy = false;
     document.body.classList.remove("busy");
-    idle();
+    if (!playback.playing) idle();
   }
 }
 
@@ -189,7 +191,7 @@ function markSeen() {
  *  never pushes by itself). */
 function deckClick() {
   cancelAuto();
-  if (T.busy || playback.playing) { T.pendingArm = true; return; }
+  if (T.busy || playback.playing) { T.pendingArm = T.seq; return; }
   if (T.armedSeq === T.seq) send("push");
   else arm();
 }
@@ -209,7 +211,7 @@ function disarm(rerender = true) {
 }
 
 function cancelAuto() {
-  clearTimeout(T.autoTimer);
+  if (T.autoTimer) clearTimeout(T.autoTimer.id);
   T.autoTimer = null;
 }
 
@@ -222,14 +224,18 @@ function maybeAutoReveal() {
   if (o.phase !== "planting" || o.pending || o.acting_player !== v.seat) return;
   if (!(v.legal_actions || []).includes("push")) return;
   if (o.players[v.seat].decay >= Number(settings.autoRevealLimit)) return;
-  if (T.autoSentSeq === T.seq || T.armedSeq === T.seq || T.autoTimer) return;
+  if (T.autoSentSeq === T.seq || T.armedSeq === T.seq || T.pendingArm !== false) return;
+  if (T.autoTimer && T.autoTimer.seq === T.seq) return;
+  cancelAuto();
   const at = T.seq;
-  T.autoTimer = setTimeout(() => {
-    T.autoTimer = null;
-    if (T.seq !== at || T.armedSeq === at || T.busy || playback.playing) return;
+  const timer = { seq: at, id: 0 };
+  timer.id = setTimeout(() => {
+    if (T.autoTimer === timer) T.autoTimer = null;
+    if (T.seq !== at || T.armedSeq === at || T.busy || playback.playing) { maybeAutoReveal(); return; }
     T.autoSentSeq = at;
     send("push", { auto: true });
   }, settings.animations ? 450 : 150);
+  T.autoTimer = timer;
 }
 
 // ------------------------------------------------------------------ dialogs

@@ -57,6 +57,18 @@ export function hide() {
   shownFor = null;
 }
 
+let swallowInstalled = false;
+
+/** The click that ends a long press (wherever it lands: the zoom covers the page) is not a click:
+ *  caught before any widget sees it. */
+function installSwallow() {
+  if (swallowInstalled) return;
+  swallowInstalled = true;
+  window.addEventListener("click", (ev) => {
+    if (swallowClick) { swallowClick = false; ev.stopImmediatePropagation(); ev.preventDefault(); }
+  }, true);
+}
+
 /** Make `el` (a face, or a widget holding one) zoom on hover and long press. */
 export function zoomable(el, what) {
   const face = () => (el.classList.contains("face") ? el : el.querySelector(".face")) || el;
@@ -76,10 +88,7 @@ export function zoomable(el, what) {
   el.addEventListener("pointercancel", cancel);
   el.addEventListener("pointermove", (ev) => { if (ev.pointerType === "touch" && (Math.abs(ev.movementX) + Math.abs(ev.movementY)) > 6) cancel(); });
   el.addEventListener("contextmenu", (ev) => { if (swallowClick || shownFor) ev.preventDefault(); });
-  // Capture: runs before the widget's own click handler and stops it after a long press.
-  el.addEventListener("click", (ev) => {
-    if (swallowClick) { swallowClick = false; ev.stopImmediatePropagation(); ev.preventDefault(); }
-  }, true);
+  installSwallow();
   el.dataset.zoom = "1";
   return el;
 }
