@@ -191,7 +191,8 @@ function layerMarkup(label, { ghost = false, costBig = false, coveredNames = [] 
   m += sym.markup;
   m += fitText(ty.name, tx, y + 9, 7, right - tx, "lname");
   const line = triggerLine(ty);
-  if (line) m += `<foreignObject x="${tx}" y="${y + 11.5}" width="${right + 10 - tx}" height="${hgt - 21}">${line}</foreignObject>`;
+  const textRight = ty.end_vp || ty.neg_vp ? 81 : 93;      // the text keeps clear of the VP shield
+  if (line) m += `<foreignObject x="${tx}" y="${y + 11.5}" width="${textRight - tx}" height="${hgt - 21}">${line}</foreignObject>`;
   if (ty.level && ty.kind === "advancement") m += `<text class="lvl" x="89.5" y="${y + 8}" font-size="5.5">${ROMAN[ty.level] || ty.level}</text>`;
   m += vpBadge(ty, 82.5, y + 11);
   if (ty.kind === "advancement" || ty.kind === "fertile_soil") {
@@ -336,17 +337,28 @@ export function faceDetails({ card = null, label = null, vale = null }) {
     if (ty.eclipse) rows.push(["eclipse", t(ty.kind === "leader" ? "marker.coverable_title" : "marker.eclipse_title")]);
     if (ty.longwise) rows.push(["longwise", t("marker.longwise_title")]);
   };
+  const layerRow = (lab, covered = false) => {
+    const L = layer(lab);
+    const ty = L.type;
+    const slot = L.slots.map((x) => t(`slot.${x}`)).join(" + ");
+    const head = ty.kind === "advancement" ? t("zoom.head", { name: ty.name, level: ROMAN[ty.level] || ty.level, cost: ty.cost, slot })
+      : ty.kind === "fertile_soil" ? t("zoom.head_soil", { name: ty.name, cost: ty.cost, slot }) : t("zoom.head_plain", { name: ty.name, slot });
+    const sym = symbolWords(ty.symbols || {});
+    if (ty.end_vp) sym.push(t("symbol.count.end_vp", { n: ty.end_vp }));
+    if (ty.neg_vp) sym.push(t("symbol.count.neg_vp", { n: ty.neg_vp }));
+    const ab = abilityText(ty);
+    const words = ab.named ? "" : ab.triggers.map((x) => t(`trigger.${x}`)).join(", ");
+    const text = ab.text && (ab.triggers.length || ty.kind === "advancement") ? `${words}${words ? ": " : ""}${ab.text}` : "";
+    rows.push([covered ? "covered" : null, [covered ? t("zoom.covered") : "", head, sym.length ? t("zoom.shows", { what: list(sym) }) : "", text]
+      .filter(Boolean).join(" · ")]);
+    explainType(ty);
+  };
   if (card) {
     const cov = new Set(card.covered || []);
-    for (const lab of card.advancements || []) {
-      const L = layer(lab);
-      rows.push([cov.has(lab) ? "covered" : null, (cov.has(lab) ? t("card.covered_layer", { layer: "" }) : "") + layerWords(lab)]);
-      explainType(L.type);
-    }
+    for (const lab of card.advancements || []) layerRow(lab, cov.has(lab));
     if (!(card.advancements || []).length) rows.push([null, t("card.blank")]);
   } else if (label) {
-    rows.push([null, layerWords(label)]);
-    explainType(layer(label).type);
+    layerRow(label);
   } else if (vale) {
     const ty = valeType(vale.name) || {};
     rows.push([null, `${vale.name}: ${vale.text || ""}`]);

@@ -4,6 +4,8 @@
 // GET /api/catalogue/{sets} once per set combination (the browser caches it: its URL carries a
 // version).  See server/card_catalogue.py.
 
+import { t } from "./i18n.js";
+
 const loaded = new Map();      // url -> Promise<catalogue>
 let current = null;
 
@@ -11,7 +13,7 @@ let current = null;
 export async function useCatalogue(url) {
   if (!loaded.has(url)) {
     loaded.set(url, fetch(url).then((r) => {
-      if (!r.ok) throw new Error(`card data ${url}: ${r.status}`);
+      if (!r.ok) throw new Error(t("error.catalogue", { status: r.status }));
       return r.json();
     }));
   }

@@ -6,7 +6,7 @@ import { t, playerName } from "./i18n.js";
 import { icon, LEGEND } from "./icons.js";
 import { cardFace, valeFace, advancementFace } from "./cards.js";
 import { zoomable } from "./zoom.js";
-import { describe } from "./actions.js";
+import { describe, visibleCards } from "./actions.js";
 import { settings, setSettings } from "./settings.js";
 import { valeUsed } from "./players.js";
 
@@ -21,10 +21,17 @@ export function dialog(id, title, onClose, ...content) {
 
 /** Several actions on one widget: each as a button, with a preview of the advancement if given. */
 export function chooserDialog(o, chooser, send, close) {
+  const cards = visibleCards(o);
+  // A buy declared onto a card (a discount) shows that card with the advancement in its slot.
+  const preview = (a) => {
+    const m = a.match(/^buy \S+ on #(\d+)$/);
+    const c = m && chooser.preview ? cards.get(Number(m[1])) : null;
+    return c ? cardFace(c, { preview: chooser.preview, flip: false, cls: "choice-preview" }) : null;
+  };
   return dialog("chooser", chooser.title, close,
     chooser.preview ? h("div", { class: "chooser-preview" }, advancementFace(chooser.preview, { flip: false })) : null,
     h("div", { class: "choices" }, chooser.actions.map((a) => h("button", { type: "button", class: "act", dataset: { action: a },
-      onclick: () => { close(); send(a); } }, describe(o, a)))));
+      onclick: () => { close(); send(a); } }, preview(a), h("span", {}, describe(o, a))))));
 }
 
 export function settingsDialog(close) {

@@ -1,6 +1,6 @@
 // Texts for people: every one comes from a message file (messages/<lang>.json), looked up by key.
 //
-//   t("field.spoils_at", {limit: 4, net: 3})   ->  "spoils at 4 net decay; you show 3"
+//   t("numbers.spoils_at_you", {limit: 4, net: 3})   ->  "spoils at 4 net decay; you show 3"
 //
 // A message is a string with {name} placeholders, or, for counts, an object of plural forms
 // ({"one": "{n} card", "other": "{n} cards"}) chosen by Intl.PluralRules for the argument `n`.

@@ -84,17 +84,19 @@ export function summaryBox(log, seat, onClose) {
     h("ul", {}, lines));
 }
 
-/** The log list: turns as groups (the newest open), new entries marked. */
-export function logList(log, seenUpTo) {
+/** The log list: turns as groups, what is new since the player's last action marked (what the
+ *  player did is not news to them). */
+export function logList(log, seenUpTo, me = null) {
   const groups = turnsOf(log);
   const items = [];
+  const isNew = (e) => e.i > seenUpTo && (me === null || e.p !== me);
   groups.forEach((g, gi) => {
-    const fresh = g.entries.some((e) => e.i > seenUpTo) || (g.head && g.head.i > seenUpTo);
+    const fresh = g.entries.some(isNew) || (g.head && isNew(g.head));
     items.push(h("li", { class: `log-turn${fresh ? " new" : ""}${g.player !== null ? ` p${g.player}` : ""}`, dataset: { turn: gi } },
       h("div", { class: "turn-head" }, g.head ? g.head.t : t("log.setup")),
       h("ul", { class: "turn-entries" }, g.entries.map((e) => h("li", {
-        class: `log-${e.k}${e.p !== null && e.p !== undefined ? ` p${e.p}` : ""}${e.i > seenUpTo ? " new" : ""}`,
-        dataset: { i: e.i } }, e.i > seenUpTo ? icon("new", { size: ".7em", cls: "new-dot" }) : null, e.t)))));
+        class: `log-${e.k}${e.p !== null && e.p !== undefined ? ` p${e.p}` : ""}${isNew(e) ? " new" : ""}`,
+        dataset: { i: e.i } }, isNew(e) ? icon("new", { size: ".7em", cls: "new-dot" }) : null, e.t)))));
   });
   return h("ul", { id: "log", "aria-live": "polite" }, items);
 }

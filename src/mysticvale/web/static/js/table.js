@@ -405,11 +405,11 @@ function topBar(o, v, mine) {
   $("#topinfo").replaceChildren(...[
     h("span", { class: "top-game" }, t("top.game", { id: T.id })), h("span", { class: "sep" }, " · "),
     h("span", {}, t("top.round", { n: o.round })), h("span", { class: "sep" }, " · "),
-    h("span", { class: "phase" }, t(`phase.${o.phase}`)), h("span", { class: "sep" }, " · "),
+    o.over ? null : h("span", { class: "phase" }, t(`phase.${o.phase}`)), o.over ? null : h("span", { class: "sep" }, " · "),
     h("strong", { id: "whose", class: mine ? "mine" : "" }, who),
     h("span", { class: "sep" }, " · "),
     h("span", { id: "vp-pool", title: t("top.vp_pool_title") }, icon("vp"), " ", t("top.vp_pool", { n: o.vp_pool })),
-    o.end_triggered ? h("span", { class: "warn" }, " · ", t("top.last_round")) : null,
+    o.end_triggered && !o.over ? h("span", { class: "warn" }, " · ", t("top.last_round")) : null,
   ].filter(Boolean));
   $("#topactions").replaceChildren(...[
     h("span", { id: "conn", class: T.wsOpen ? "live" : "down", title: t(T.wsOpen ? "top.live_title" : "top.down_title") },
@@ -466,7 +466,7 @@ export function render() {
   const summary = o.turn.player === me && T.summaryClosedAt !== o.turn_number && !o.over
     ? summaryBox(T.log, me, () => { T.summaryClosedAt = o.turn_number; render(); }) : null;
   const logPanel = h("section", { id: "log-panel", class: "panel", dataset: { tab: "log" } },
-    h("h3", {}, t("log.title")), logList(T.log, T.seenAtOpen));
+    h("h3", {}, t("log.title")), logList(T.log, T.seenAtOpen, me));
   const bar = actionBar(ctx);
 
   $("#app").replaceChildren(h("div", { class: "table", dataset: { tab: T.tab } },
