@@ -5,7 +5,7 @@
 // there; the others are buttons.  "push" is offered only on the deck, by two clicks.
 
 import { t, playerName } from "./i18n.js";
-import { layer } from "./catalogue.js";
+import { layer, leaderBySlugOrName } from "./catalogue.js";
 
 const SIMPLE = ["pass", "finish", "token", "trade", "keep", "skip", "spoil", "stop"];
 
@@ -73,6 +73,8 @@ function refName(o, ref) {
     return c ? `${c.name} (${c.slots.map((x) => t(`slot.${x}`)).join(" + ")})` : ref;
   }
   if (/^seat\.?\d$/.test(ref) || /^p\d$/.test(ref)) return playerName(Number(ref.replace(/\D/g, "")) - 1);
+  const ld = leaderBySlugOrName(ref);
+  if (ld) return ld.name;
   return t(`arg.${ref}`) !== `arg.${ref}` ? t(`arg.${ref}`) : ref.replace(/_/g, " ");
 }
 

@@ -36,6 +36,8 @@ export function startTable(id, token) {
   T.id = id;
   T.token = token;
   T.pinned = !!settings.pinField;
+  document.body.classList.add("at-table");
+  $("#home").title = t("top.home");
   document.title = t("title.game", { id });
   rememberGame({ id, token, ...(myGames().find((g) => g.id === id && g.token === token) || {}) });
   $("#app").replaceChildren(h("p", { class: "muted" }, t("table.connecting")));
@@ -333,7 +335,7 @@ function actionBar(ctx) {
   add("stop");
   for (const v of ["keep", "skip", "spoil"]) add(v);
   // Everything legal no widget offers (besides push, which only the deck offers).
-  for (const a of groups.rest) buttons.append(actionButton(a, offered));
+  for (const a of groups.rest) if (!offered.has(a)) buttons.append(actionButton(a, offered));
   if (groups.simple.finish) {
     const harvestEnd = o.phase === "harvest" && !o.pending;
     buttons.append(actionButton(groups.simple.finish, offered, { cls: "primary", id: "finish",
@@ -366,7 +368,9 @@ function privatePanel(ctx) {
     const slug = ld ? ld.slug : n.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
     const acts = legal.filter((a) => a === `choose ${slug}`);
     acts.forEach((a) => offered.add(a));
-    return h("div", { class: "leader-choice", dataset: { leader: slug } }, leaderFaces(n),
+    const faces = leaderFaces(n);
+    if (ld) faces.querySelectorAll(".leader-side .face").forEach((f, i) => zoomable(f, { card: { advancements: i ? ld.upgraded : ld.start } }));
+    return h("div", { class: "leader-choice", dataset: { leader: slug } }, faces,
       acts.length ? h("button", { type: "button", class: "primary act", dataset: { action: acts[0] },
         onclick: () => send(acts[0]) }, t("leader.choose", { name: n })) : null);
   });
@@ -467,12 +471,14 @@ export function render() {
     ? summaryBox(T.log, me, () => { T.summaryClosedAt = o.turn_number; render(); }) : null;
   const logPanel = h("section", { id: "log-panel", class: "panel", dataset: { tab: "log" } },
     h("h3", {}, t("log.title")), logList(T.log, T.seenAtOpen, me));
-  const bar = actionBar(ctx);
+  const priv = privatePanel(ctx);
+  const commons = commonsPanel(ctx);
+  const bar = actionBar(ctx);           // last: it offers what no widget above offers
 
   $("#app").replaceChildren(h("div", { class: "table", dataset: { tab: T.tab } },
-    tabsEl(ctx), bar, summary, privatePanel(ctx),
+    tabsEl(ctx), bar, summary, priv,
     h("div", { class: "columns" },
-      h("div", { class: "main" }, field, commonsPanel(ctx)),
+      h("div", { class: "main" }, field, commons),
       h("div", { class: "side" }, players, logPanel)),
     overlayEl(o)));
   const newLog = $("#log");
