@@ -78,6 +78,7 @@ export function layerWords(label) {
 
 /** A card in words, slot by slot. */
 export function cardWords(card, labels = card.advancements || [], covered = card.covered) {
+  if (card.unseen_leader) return t("card.unseen_leader");
   const cov = new Set(covered || coveredOf(labels));
   const bySlot = {};
   for (const lab of labels) {
@@ -243,6 +244,7 @@ function faceFromCache(key, build) {
 /** A player's card.  opts: {preview: label to show sleeved (a sleeve preview), flip: animation key,
  *  cls: extra classes}. */
 export function cardFace(card, opts = {}) {
+  if (card.unseen_leader) return unseenLeaderFace(card, opts);
   let labels = card.advancements || [];
   let covered = card.covered || [];
   if (opts.preview) {
@@ -252,6 +254,16 @@ export function cardFace(card, opts = {}) {
   const aria = cardWords(card, labels, covered);
   const key = `c|${labels.join(",")}|${covered.join(",")}|${opts.preview || ""}`;
   const svg = faceFromCache(key, () => cardMarkup(labels, covered, opts.preview || null, aria));
+  return h("div", { class: `face card-face ${opts.cls || ""}`.trim(), dataset: { card: card.id, flip: opts.flip === false ? null : `c${card.id}` } }, svg);
+}
+
+/** Another player's leader that has never been face up: which leader it is stays hidden. */
+function unseenLeaderFace(card, opts) {
+  const aria = t("card.unseen_leader");
+  const svg = faceFromCache("unseen-leader", () => svgOpen("card-svg", aria) +
+    `<rect class="sleeve" x="1" y="1" width="98" height="138" rx="6"/>` +
+    `<rect class="unseen-leader" x="3" y="3" width="94" height="134" rx="4"/>` +
+    useMarkup("leader", 34, 46, 32) + `<text class="unseen-q" x="50" y="100" font-size="16">?</text></svg>`);
   return h("div", { class: `face card-face ${opts.cls || ""}`.trim(), dataset: { card: card.id, flip: opts.flip === false ? null : `c${card.id}` } }, svg);
 }
 
@@ -353,7 +365,9 @@ export function faceDetails({ card = null, label = null, vale = null }) {
       .filter(Boolean).join(" · ")]);
     explainType(ty);
   };
-  if (card) {
+  if (card && card.unseen_leader) {
+    rows.push(["leader", t("card.unseen_leader")]);
+  } else if (card) {
     const cov = new Set(card.covered || []);
     for (const lab of card.advancements || []) layerRow(lab, cov.has(lab));
     if (!(card.advancements || []).length) rows.push([null, t("card.blank")]);

@@ -97,7 +97,8 @@ export function cardEndVp(card, owned) {
 
 /** A running score estimate: what the player would score if the game ended now (VP tokens, VP of
  *  advancements and vales, minus negative VP and curse tokens), as the final scoring counts.
- *  null when the player's cards are not known to the viewer. */
+ *  null when the player's cards are not known to the viewer; `partial` when one of them is a
+ *  leader that has not been face up yet (its VP are left out). */
 export function scoreEstimate(player) {
   const owned = ownedCards(player);
   if (!owned) return null;
@@ -110,7 +111,9 @@ export function scoreEstimate(player) {
   const vales = (player.vales || []).reduce((a, v) => a + (v.end_vp || 0), 0);
   neg += (player.vales || []).reduce((a, v) => a + (v.neg_vp || 0), 0);
   const parts = { vp_tokens: player.vp_tokens, advancements: adv, vales, negative_vp: -neg, curse_tokens: -player.curse_tokens };
-  return { total: Object.values(parts).reduce((a, b) => a + b, 0), parts };
+  // A leader never face up is in the list, but not which one: its VP are not counted (partial).
+  const unseen = owned.filter((c) => c.unseen_leader).length;
+  return { total: Object.values(parts).reduce((a, b) => a + b, 0), parts, partial: unseen > 0 };
 }
 
 /** Buys of this Harvest: advancements a/2, vales v/limit. */

@@ -83,7 +83,8 @@ function playerRow(ctx, p, { onDeck, onField, onVales }) {
     stat("decay", t("player.decay", { n: p.decay }), { title: t("player.decay_title") }),
     token,
     est ? h("span", { class: "estimate", title: t("player.estimate_title", { tokens: est.parts.vp_tokens, adv: est.parts.advancements,
-      vales: est.parts.vales, neg: -est.parts.negative_vp, curses: -est.parts.curse_tokens }) }, t("player.estimate", { n: est.total })) : null),
+      vales: est.parts.vales, neg: -est.parts.negative_vp, curses: -est.parts.curse_tokens }) + (est.partial ? ` ${t("player.estimate_partial_title")}` : "") },
+    t(est.partial ? "player.estimate_partial" : "player.estimate", { n: est.total })) : null),
   h("div", { class: "player-counts muted" }, t("player.counts", { deck: p.deck_count + (p.on_deck ? 1 : 0), discard: p.discard_count,
     field: p.field.length, owned: p.owned_count })),
   vales.length || leaderEl ? h("div", { class: "player-cards" }, leaderEl, h("div", { class: "vales" }, vales)) : null);

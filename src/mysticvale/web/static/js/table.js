@@ -310,6 +310,7 @@ function promptText(o, v, mine, groups) {
     const { name } = actingName(o, v);
     return t("prompt.replaying", { name });
   }
+  if (o.pending && o.pending.kind === "finish_turn" && o.pending.player === me) return t("prompt.finish_turn");
   if (o.pending) {
     const key = `pending.${o.pending.kind}`;
     const what = has(key) ? t(key) : o.pending.description;
