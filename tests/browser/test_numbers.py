@@ -16,7 +16,7 @@ import pytest
 
 import mysticvale as mv
 from mysticvale.bots import SeatView, make_bot
-from mysticvale.engine.scoring import breakdown
+from mysticvale.engine.scoring import breakdown, card_end_vp
 from mysticvale.server.card_catalogue import catalogue_text
 
 pytestmark = pytest.mark.browser
@@ -66,8 +66,19 @@ def _cases():
                     hits = sum(_spoils_if_revealed(g, seat, c) for c in pool)
                     spoil.append({"obs": obs, "seat": seat, "expected": hits / len(pool)})
             if step % 9 == 0 and len(score) < 160:
+                others = {}
+                for q in range(3):
+                    if q == seat:
+                        continue
+                    total = breakdown(g.state, q)["total"]
+                    # A leader never face up is listed but not named: its VP are left out.
+                    for c in obs["players"][q].get("owned", []):
+                        if c.get("unseen_leader"):
+                            vp, neg = card_end_vp(g.state, c["id"], q)
+                            total -= vp - neg
+                    others[q] = total
                 score.append({"obs": obs, "seat": seat, "expected": breakdown(g.state, seat)["total"],
-                              "others": {q: breakdown(g.state, q)["total"] for q in range(3) if q != seat}})
+                              "others": others})
             g.apply_action(bots[seat].act(SeatView(g, seat)))
             step += 1
     return spoil, score

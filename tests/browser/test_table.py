@@ -129,9 +129,19 @@ def test_other_players_turns_play_back_one_step_at_a_time(page, server, animatio
         page.click("#buttons [data-action=pass]")
     wait_seq_change(page, before)
     page.wait_for_function(MY_TURN, timeout=20_000)
-    # finish the Harvest: the bots' turns follow
+    # finish the Harvest (and, with Finish Turn, the turn): the bots' turns follow
     before = seq(page)
     page.click("#finish")
+    page.wait_for_function(f"document.body.dataset.seq !== '{before}'")
+    for _ in range(4):
+        page.wait_for_timeout(150)
+        if page.evaluate("document.body.dataset.myturn") != "yes":
+            break
+        if page.locator("#field .sleeve-target").count():
+            page.click("#field .sleeve-target >> nth=0")
+        elif page.locator("#finish").count():
+            page.click("#finish")                 # Finish Turn
+        page.wait_for_timeout(100)
     if animations:
         page.wait_for_selector("body[data-playing=yes]", timeout=10_000)
         page.wait_for_timeout(250)
@@ -327,3 +337,48 @@ def test_phone_harvest_needs_no_long_scroll(browser, server, shot_dir):
         wait_seq_change(pg, before)
     finally:
         ctx.close()
+
+
+# -- Finish Turn ---------------------------------------------------------------------------------------
+def test_finish_turn_ends_the_turn_and_a_sleeve_can_be_undone(page, server, shot_dir):
+    game = create_game(server, seed=47, sets=SETS)
+    st = play_api(server, game, 0, _first(["pass"]), lambda s: s["observation"]["phase"] == "harvest")
+    if not http_json("GET", f"{server}/api/games/{game['id']}/updates")["updates"][0]["view"]["options"]["finish_turn"]:
+        pytest.skip("this engine has no finish_turn option yet: the Harvest's end ends the turn")
+    no_playback(page)
+    open_seat(page, server, game)
+    page.wait_for_function(MY_TURN)
+    assert page.inner_text("#finish") == "End Harvest"
+    before = seq(page)
+    page.click("#supply .soil.clickable[data-soil=top]")
+    wait_seq_change(page, before)
+    before = seq(page)
+    page.click("#finish")                                    # End Harvest
+    wait_seq_change(page, before)
+    page.wait_for_function(MY_TURN)
+    if page.locator("#field .sleeve-target").count():        # where to sleeve: choose
+        before = seq(page)
+        page.click("#field .sleeve-target >> nth=0")
+        wait_seq_change(page, before)
+        page.wait_for_function(MY_TURN)
+    # the turn is not over: Finish Turn ends it, and until then the sleeve can be taken back
+    assert page.inner_text("#finish") == "Finish Turn"
+    assert "Press Finish Turn" in page.inner_text("#prompt")
+    page.screenshot(path=str(shot_dir / "finish-turn-desktop.png"))
+    log = page.inner_text("#log")
+    assert "sleeves Fertile Soil (top)" in log
+    before = seq(page)
+    page.click("#undo")
+    wait_seq_change(page, before)
+    assert page.inner_text("#log").count("sleeves Fertile Soil (top)") == log.count("sleeves Fertile Soil (top)") - 1
+    for _ in range(3):                                       # sleeve again (or End Harvest again)
+        page.wait_for_function(MY_TURN)
+        if page.locator("#finish").count() and page.inner_text("#finish") == "Finish Turn":
+            break
+        before = seq(page)
+        page.click("#field .sleeve-target >> nth=0" if page.locator("#field .sleeve-target").count() else "#finish")
+        wait_seq_change(page, before)
+    before = seq(page)
+    page.click("#finish")                                    # Finish Turn
+    wait_seq_change(page, before)
+    assert "Player 1 finishes the turn" in page.inner_text("#log")

@@ -114,7 +114,7 @@ def _choose_click(page, step: int) -> str:
         return "#chooser [data-action] >> nth=0"
     if page.locator("#deck.clickable").count():
         decay = int(page.locator("#players .player.me").get_attribute("data-decay"))
-        if decay <= 1 or page.locator("#buttons [data-action=pass]").count() == 0 or step % 5 == 0:
+        if decay <= 1 or page.locator("#buttons [data-action=pass]").count() == 0 or step % 3 == 0:
             return "#deck"
         return "#buttons [data-action=pass]"
     supply = page.locator("#supply .clickable")
@@ -136,7 +136,7 @@ def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
     no_playback(page)
     open_seat(page, server, game)
     start = time.monotonic()
-    clicks = pushes = finishes = undos = 0
+    clicks = pushes = finishes = undos = turn_ends = 0
     screenshot_taken = False
     for step in range(3000):
         page.wait_for_function(MY_TURN, timeout=30_000)
@@ -153,7 +153,9 @@ def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
             page.click("#deck")
             pushes += 1
         else:
-            if target.startswith("#finish"):
+            if target.startswith("#finish") and "Finish Turn" in page.inner_text("#finish"):
+                turn_ends += 1                    # (with the engine's finish_turn option)
+            elif target.startswith("#finish"):
                 finishes += 1
                 if not screenshot_taken and finishes == 3:
                     page.screenshot(path=str(shot_dir / "table-harvest.png"), full_page=True)
@@ -190,6 +192,8 @@ def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
     assert [int(t) for t in totals] == [s["total"] for s in state["observation"]["scores"]]
     page.screenshot(path=str(shot_dir / "end-screen.png"), full_page=True)
     assert pushes > 5 and finishes > 5, (pushes, finishes)
+    if page.evaluate("window.mysticvaleClient.table().view.options.finish_turn"):
+        assert turn_ends > 5, turn_ends         # every turn ended by Finish Turn
     print(f"full game: {clicks} decisions, {pushes} pushes, {finishes} harvests, {undos} undo, {elapsed:.1f} s")
 
 
