@@ -23,8 +23,10 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+import mysticvale as mv
 from mysticvale.engine.rng import Rng
 from mysticvale.server import create_app
+from mysticvale.server.sessions import engine_has_finish_turn
 
 
 def in_ci() -> bool:
@@ -130,6 +132,14 @@ def sqlite_client(sqlite_url):
 
 
 # -- playing helpers -------------------------------------------------------------------
+def server_game(*, humans: bool = True, **options) -> mv.Game:
+    """The engine game the server makes with these options: a table with people ends each turn
+    with Finish Turn once the engine has that option (server/sessions.py)."""
+    if humans and engine_has_finish_turn():
+        options["finish_turn"] = True
+    return mv.new_game(**options)
+
+
 def choose(seq: int, legal: list[str], salt: int = 0) -> str:
     """A deterministic pick from the legal actions, a function of the state's seq only.
 
