@@ -69,6 +69,19 @@ def test_key_screens(sized, server, shot_dir):
     assert pg.locator("#deck-view .card-slot").count() == 20
     _shot(pg, shot_dir, "deck-view", size)
     pg.click("#deck-view .close")
+    # another player's deck: every card they own when the observation lists them (public), as
+    # yucata's deck view; otherwise what is face up
+    pg.click("#players .player[data-seat='1'] button[title='whole deck']")
+    pg.wait_for_selector("#deck-view")
+    owned = pg.evaluate("window.mysticvaleClient.table().view.observation.players[1].owned")
+    if owned is not None:
+        counts = [int(x) for x in pg.eval_on_selector_all("#deck-view .card-slot", "els => els.map(e => e.dataset.count)")]
+        assert sum(counts) == len(owned) == 20 and len(counts) < 20       # alike cards grouped
+        assert "Every card this player owns" in pg.inner_text("#deck-view")
+    else:
+        assert "not shown" in pg.inner_text("#deck-view")
+    _shot(pg, shot_dir, "deck-view-other", size)
+    pg.click("#deck-view .close")
     pg.click("#legend-btn")
     pg.wait_for_selector("#legend dl.legend")
     _shot(pg, shot_dir, "legend", size)

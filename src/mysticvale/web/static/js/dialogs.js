@@ -85,13 +85,21 @@ export function deckDialog(o, seat, close) {
         mark === "known" ? t("mark.known", { n: known.get(c.id) }) : null))));
   }
   if (Array.isArray(p.owned)) {
-    const sorted = [...p.owned].sort((a, b) => (b.advancements || []).length - (a.advancements || []).length);
+    // Cards alike (the same advancements) are one face with a count, the richest first.
+    const groups = new Map();
+    for (const c of p.owned) {
+      const key = c.unseen_leader ? "?leader" : JSON.stringify([c.advancements || [], c.covered || []]);
+      if (!groups.has(key)) groups.set(key, { card: c, n: 0 });
+      groups.get(key).n++;
+    }
+    const sorted = [...groups.values()].sort((a, b) => (b.card.advancements || []).length - (a.card.advancements || []).length || b.n - a.n);
     return dialog("deck-view", title, close,
       h("p", { class: "muted" }, t("deckview.public_help")),
-      h("div", { class: "cards deck-cards" }, sorted.map((c) => {
-        const face = cardFace(c, { flip: false });
-        zoomable(face, { card: c });
-        return h("div", { class: "card-slot" }, face);
+      h("div", { class: "cards deck-cards" }, sorted.map(({ card, n }) => {
+        const face = cardFace(card, { flip: false });
+        zoomable(face, { card });
+        return h("div", { class: "card-slot", dataset: { count: n } }, face,
+          n > 1 ? h("span", { class: "mark mark-count" }, t("deckview.times", { n })) : null);
       })));
   }
   return dialog("deck-view", title, close,
