@@ -279,6 +279,8 @@ def test_reconnects_after_the_socket_drops_and_spectators_see_no_actions(page, s
     game = create_game(server, seed=4)
     open_seat(page, server, game)
     page.wait_for_selector("#conn.live")
+    # the socket's messages are compressed (permessage-deflate, as uvicorn and Chromium agree)
+    assert "permessage-deflate" in page.evaluate("window.mysticvaleClient.table().conn.ws.extensions")
     page.evaluate("window.mysticvaleClient.table().conn.ws.close()")
     page.wait_for_selector("#conn.down")
     page.wait_for_selector("#conn.live", timeout=10_000)

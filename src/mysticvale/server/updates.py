@@ -39,8 +39,9 @@ from typing import Any, Iterable
 
 from ..engine.zones import card_name
 
-#: Versions whose deltas are kept per viewer; a client further behind gets a full state.
-KEEP = 256
+#: Versions whose deltas are kept per viewer; a client further behind gets a full state (a few
+#: bot turns; they are kept for every game in the server's cache, so not many more).
+KEEP = 64
 PROTOCOL = 2
 
 _CARD_REF = re.compile(r"#\d+(?:\.\d+)* ")

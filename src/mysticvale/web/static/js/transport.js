@@ -31,7 +31,8 @@ export class Connection {
 
   start() {
     this.connect();
-    this.fetchUpdates();
+    // The socket brings the first state; ask over HTTP only if it is slow to open.
+    setTimeout(() => { if (!this.open && this.seq < 0 && !this.dead) this.fetchUpdates(); }, 1500);
   }
 
   stop() {
