@@ -7,6 +7,9 @@ import { h } from "./dom.js";
 import { t, list, playerName } from "./i18n.js";
 import { icon } from "./icons.js";
 
+/** Turns shown open at the end of the log; older ones are folded. */
+const OPEN_TURNS = 6;
+
 /** Split entries into turns: [{player, header entry or null, entries}]. */
 export function turnsOf(log) {
   const groups = [];
@@ -78,13 +81,13 @@ export function summaryBox(log, seat, onClose) {
   const turns = sinceLastTurn(log, seat);
   if (!turns || !turns.length) return null;
   const lines = turns.map((g) => h("li", { dataset: { seat: g.player } }, h("strong", {}, playerName(g.player), ": "), turnSummary(g)));
-  return h("section", { id: "summary", class: "summary" },
+  return h("section", { id: "summary", class: "summary", dataset: { tab: "field" } },
     h("div", { class: "summary-head" }, h("strong", {}, t("summary.title")),
       h("button", { type: "button", class: "small close", title: t("dialog.close"), onclick: onClose }, "×")),
     h("ul", {}, lines));
 }
 
-/** The log list: turns as groups, what is new since the player's last action marked (what the
+/** The log list: turns as groups, the newest first, what is new since the player's last action marked (what the
  *  player did is not news to them). */
 export function logList(log, seenUpTo, me = null) {
   const groups = turnsOf(log);
@@ -92,11 +95,17 @@ export function logList(log, seenUpTo, me = null) {
   const isNew = (e) => e.i > seenUpTo && (me === null || e.p !== me);
   groups.forEach((g, gi) => {
     const fresh = g.entries.some(isNew) || (g.head && isNew(g.head));
+    const entries = h("ul", { class: "turn-entries" }, g.entries.map((e) => h("li", {
+      class: `log-${e.k}${e.p !== null && e.p !== undefined ? ` p${e.p}` : ""}${isNew(e) ? " new" : ""}`,
+      dataset: { i: e.i } }, isNew(e) ? icon("new", { size: ".7em", cls: "new-dot" }) : null, e.t)));
+    const head = g.head ? g.head.t : t("log.setup");
+    // Older turns fold away (a click opens them); the last few and anything new stay open.
+    const open = fresh || gi >= groups.length - OPEN_TURNS;
     items.push(h("li", { class: `log-turn${fresh ? " new" : ""}${g.player !== null ? ` p${g.player}` : ""}`, dataset: { turn: gi } },
-      h("div", { class: "turn-head" }, g.head ? g.head.t : t("log.setup")),
-      h("ul", { class: "turn-entries" }, g.entries.map((e) => h("li", {
-        class: `log-${e.k}${e.p !== null && e.p !== undefined ? ` p${e.p}` : ""}${isNew(e) ? " new" : ""}`,
-        dataset: { i: e.i } }, isNew(e) ? icon("new", { size: ".7em", cls: "new-dot" }) : null, e.t)))));
+      open ? [h("div", { class: "turn-head" }, head), entries]
+        : h("details", {}, h("summary", { class: "turn-head" }, head, h("span", { class: "muted small" }, ` (${g.entries.length})`)), entries)));
   });
-  return h("ul", { id: "log", "aria-live": "polite" }, items);
+  // The newest turn first (as on yucata and BGA: no scrolling to see what just happened); each
+  // turn reads from top to bottom.
+  return h("ul", { id: "log", "aria-live": "polite" }, items.reverse());
 }

@@ -445,8 +445,7 @@ export function render() {
   const offered = new Set();
   const ctx = { o, view: v, me, mine, legal, groups, offered };
   const logEl = $("#log");
-  const logScroll = logEl ? logEl.scrollTop : null;
-  const logAtEnd = logEl ? logEl.scrollTop + logEl.clientHeight >= logEl.scrollHeight - 8 : true;
+  const logScroll = logEl ? logEl.scrollTop : 0;
 
   document.title = mine ? t("title.your_turn", { id: T.id }) : t("title.game", { id: T.id });
   Object.assign(document.body.dataset, { seq: T.seq, myturn: mine ? "yes" : "no", phase: o.phase, over: o.over ? "yes" : "no",
@@ -483,7 +482,7 @@ export function render() {
       h("div", { class: "side" }, players, logPanel)),
     overlayEl(o)));
   const newLog = $("#log");
-  if (newLog) newLog.scrollTop = logAtEnd || logScroll === null ? newLog.scrollHeight : logScroll;
+  if (newLog) newLog.scrollTop = logScroll;
 
   if (o.over && !T.endClosed && T.overlay !== "end" && !playback.playing) { T.overlay = "end"; render(); }
 }
