@@ -86,9 +86,11 @@ def _vale_entry(v) -> dict[str, Any]:
         "cost": dict(zip(("animal", "forest", "sky", "any"), v.cost)),
         "end_vp": v.end_vp, "neg_vp": v.neg_vp, "text": v.text,
         "abilities": _abilities(v.abilities),
-        "stand_in": bool(v.generic),
-        "provisional": _provisional(v.provenance, _VALE_VALUES, used),
-        "note": "",
+        # The card data's own words when it has them (note, stand_in, provisional_fields).
+        "stand_in": bool(getattr(v, "stand_in", v.generic)),
+        "provisional": list(v.provisional_fields()) if hasattr(v, "provisional_fields")
+        else _provisional(v.provenance, _VALE_VALUES, used),
+        "note": getattr(v, "note", ""),
     }
 
 
@@ -108,7 +110,8 @@ def build(sets: tuple[str, ...]) -> dict[str, Any]:
             return [f"{p}@{'+'.join(s for s in SLOTS if s in cat.advancements[p].copies[0])}" for p in parts]
         leaders[name] = {
             "name": ld.name, "title": ld.title, "slug": ld.slug, "upgrade_cost": ld.upgrade_cost,
-            "text": ld.text, "stand_in": bool(ld.provisional),
+            "text": ld.text, "note": getattr(ld, "note", ""),
+            "stand_in": bool(getattr(ld, "stand_in", False) or ld.provisional),
             "provisional": ["upgrade_cost"] if ld.provenance.get("upgrade_cost", "provisional") == "provisional"
             else [],
             "start": labels(ld.start), "upgraded": labels(ld.upgraded),
