@@ -92,3 +92,38 @@ def test_every_card_face_is_drawn_with_a_text_alternative(page, server, shot_dir
     assert covered["covered"] == 1 and "covered" in covered["aria"] and covered["layers"] == 2
     assert preview["ghost"] == 1
     page.screenshot(path=str(shot_dir / "faces-gallery.png"), full_page=True)
+
+
+def test_markers_on_the_table_explain_themselves_with_the_card_datas_note(page, server):
+    """On the table, a card something of which is ours (a stand-in, a value no source gives) carries
+    a discreet marker whose tooltip is the card data's note (or says what is ours); the card's
+    own text stays as printed."""
+    from browser_helpers import create_game, open_seat
+
+    game = create_game(server, seed=5, sets=SETS)
+    open_seat(page, server, game)
+    page.wait_for_selector("#supply .adv-face")
+    cat = page.evaluate("fetch(window.mysticvaleClient.table().view.catalogue).then((r) => r.json())")
+    faces = page.eval_on_selector_all("#supply [data-commons]", """els => els.map((e) => ({
+        label: e.dataset.label,
+        markers: [...e.querySelectorAll('.marker')].map((m) => [m.getAttribute('class'), m.querySelector('title').textContent]) }))""")
+    assert len(faces) == 9
+    for f in faces:
+        t = cat["types"][cat["copies"][f["label"]]]
+        ours = [m for m in f["markers"] if "stand_in" in m[0] or "provisional" in m[0]]
+        if t["stand_in"] or t["provisional"] or t["note"]:
+            assert len(ours) == 1, f
+            if t["note"]:
+                assert t["note"] in ours[0][1]
+        else:
+            assert not ours, f
+    vales = page.eval_on_selector_all("#supply .vale-face", """els => els.map((e) => ({
+        name: e.querySelector('.vname').textContent,
+        markers: [...e.querySelectorAll('.marker')].map((m) => m.querySelector('title').textContent) }))""")
+    assert len(vales) == 8
+    for v in vales:
+        t = cat["vales"][v["name"]]
+        if t["stand_in"] or t["note"] or t["provisional"]:
+            assert v["markers"], v
+            if t["note"]:
+                assert any(t["note"] in m for m in v["markers"])

@@ -5,6 +5,7 @@ banner, the sleeve preview, zoom, the end screen with rematch, and the phone lay
 from __future__ import annotations
 
 import re
+import statistics
 from urllib.parse import urljoin
 
 import pytest
@@ -160,7 +161,8 @@ def test_other_players_turns_play_back_one_step_at_a_time(page, server, animatio
     if animations:
         # every version shown, one after the other, 0.4 s apart (or later, when a bot thinks longer)
         assert all(ds == 1 for _, ds in steps), steps
-        assert len(bot_steps) >= 3 and min(bot_steps) >= 350, bot_steps
+        # (measured when each step is on screen: a slow drawing of one step shortens the next gap)
+        assert len(bot_steps) >= 3 and min(bot_steps) >= 250 and statistics.median(bot_steps) >= 380, bot_steps
     else:
         # at once: the bots' versions are there as soon as they come (no 0.4 s steps)
         assert sum(1 for dt in bot_steps if dt >= 350) <= len(bot_steps) // 3, bot_steps
