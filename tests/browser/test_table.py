@@ -115,6 +115,9 @@ _RECORD = """() => {
     const last = window.__shown[window.__shown.length - 1];
     if (!last || last[0] !== s) window.__shown.push([s, performance.now(), window.mysticvaleClient.table().lastBy]);
     if (document.body.dataset.playing === 'yes') window.__prompts.push(document.querySelector('#prompt').innerText);
+    // cards moving: animations of elements that moved (requestAnimationFrame: after they started)
+    requestAnimationFrame(() => { window.__moving = Math.max(window.__moving || 0,
+      document.getAnimations().filter((a) => a.effect && a.effect.target && a.effect.target.closest('[data-flip], .ghost-fly')).length); });
   }).observe(document.body, { attributes: true, attributeFilter: ["data-seq", "data-playing"] });
 }"""
 
@@ -152,6 +155,9 @@ def test_other_players_turns_play_back_one_step_at_a_time(page, server, animatio
     if animations:
         prompts = page.evaluate("window.__prompts")
         assert prompts and all("step by step" in p for p in prompts), prompts
+        assert page.evaluate("window.__moving") > 0            # the cards moved to where they went
+    else:
+        assert not page.evaluate("window.__moving")
     shown = page.evaluate("window.__shown")
     seqs = [s for s, _, _ in shown]
     assert seqs == sorted(seqs)
