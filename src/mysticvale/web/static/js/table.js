@@ -12,7 +12,7 @@ import { useCatalogue, leaderBySlugOrName } from "./catalogue.js";
 import { classify, describe } from "./actions.js";
 import { cardFace, valeFace, advancementFace, leaderFaces } from "./cards.js";
 import { zoomable, hide as hideZoom } from "./zoom.js";
-import { offer, actionButton, setHandlers } from "./widgets.js";
+import { actionButton, setHandlers } from "./widgets.js";
 import { fieldPanel } from "./field.js";
 import { commonsPanel } from "./commons.js";
 import { playersPanel, botOf } from "./players.js";
