@@ -10,6 +10,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from urllib.parse import urljoin
 
 
 def http_json(method: str, url: str, payload: dict | None = None) -> dict:
@@ -72,3 +73,65 @@ class ServerProcess:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+# -- driving the table ------------------------------------------------------------------------------
+MY_TURN = "document.body.dataset.myturn === 'yes' || document.body.dataset.over === 'yes'"
+
+
+def create_game(server: str, seed: int, bots: dict[str, str] | None = None, players: int = 2,
+                sets: tuple[str, ...] = ("base",), leaders: bool = False) -> dict:
+    return http_json("POST", server + "/api/games", {
+        "players": players, "sets": list(sets), "leaders": leaders, "ruleset": "yucata",
+        "bots": bots if bots is not None else {"1": "random"}, "seed": seed})
+
+
+def seat_state(server: str, game: dict, seat: int) -> dict:
+    token = next(s["token"] for s in game["seats"] if s["seat"] == seat)
+    return http_json("GET", f"{server}/api/games/{game['id']}/state?token={token}")
+
+
+def play_api(server: str, game: dict, seat: int, choose, until, limit: int = 3000) -> dict:
+    """Play ``seat`` through the HTTP API (``choose(state) -> action``), waiting for bots, until
+    ``until(state)`` holds for a state where it is that seat's decision (or the game is over)."""
+    token = next(s["token"] for s in game["seats"] if s["seat"] == seat)
+    for _ in range(limit):
+        st = seat_state(server, game, seat)
+        if st["observation"]["over"] or (st["legal_actions"] and until(st)):
+            return st
+        if not st["legal_actions"]:
+            time.sleep(0.05)
+            continue
+        http_json("POST", f"{server}/api/games/{game['id']}/actions",
+                  {"token": token, "action": choose(st), "seq": st["seq"]})
+    raise AssertionError("the state was not reached")
+
+
+def open_seat(page, server: str, game: dict, seat: int = 0) -> None:
+    url = next(s["url"] for s in game["seats"] if s["seat"] == seat)
+    page.goto(urljoin(server, url))
+    page.wait_for_selector("#field")
+
+
+def no_playback(page) -> None:
+    """Show other players' moves at once (the animations setting off), before the page loads."""
+    use_settings(page, animations=False)
+
+
+def use_settings(page, **settings) -> None:
+    """Settings of this device, put in place before the page loads."""
+    page.add_init_script(f"localStorage.setItem('mysticvale.settings', JSON.stringify({json.dumps(settings)}))")
+
+
+def seq(page) -> str:
+    return page.evaluate("document.body.dataset.seq")
+
+
+def wait_seq_change(page, before: str, timeout: float = 10_000) -> None:
+    page.wait_for_function(f"document.body.dataset.seq !== {before!r}", timeout=timeout)
+
+
+def no_horizontal_scroll(page) -> tuple[int, int]:
+    return page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+
+

@@ -8,42 +8,17 @@ view, plain error messages, and a phone-width layout without horizontal scrollin
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from urllib.parse import urljoin
 
 import pytest
 
-from browser_helpers import ServerProcess, http_json
+from browser_helpers import (MY_TURN, ServerProcess, create_game, http_json, no_horizontal_scroll, no_playback,
+                             open_seat, seq, wait_seq_change)
 
 pytestmark = pytest.mark.browser
-
-MY_TURN = "document.body.dataset.myturn === 'yes' || document.body.dataset.over === 'yes'"
-
-
-def create_game(server: str, seed: int, bots: dict[str, str] | None = None, players: int = 2) -> dict:
-    return http_json("POST", server + "/api/games", {
-        "players": players, "sets": ["base"], "leaders": False, "ruleset": "yucata",
-        "bots": bots if bots is not None else {"1": "random"}, "seed": seed})
-
-
-def open_seat(page, server: str, game: dict, seat: int = 0) -> None:
-    url = next(s["url"] for s in game["seats"] if s["seat"] == seat)
-    page.goto(urljoin(server, url))
-    page.wait_for_selector("#field")
-
-
-def seq(page) -> str:
-    return page.evaluate("document.body.dataset.seq")
-
-
-def wait_seq_change(page, before: str, timeout: float = 10_000) -> None:
-    page.wait_for_function(f"document.body.dataset.seq !== {before!r}", timeout=timeout)
-
-
-def no_horizontal_scroll(page) -> tuple[int, int]:
-    return page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-
 
 # ---------------------------------------------------------------------------------------- lobby
 
@@ -99,27 +74,32 @@ def test_lobby_creates_a_game_with_invitation_links(page, server, browser):
 
 def test_wrong_token_and_illegal_action_are_shown_plainly(page, server):
     game = create_game(server, seed=3)
-    page.goto(f"{server}/games/{game['id']}?token=not-a-real-token")
+    page.goto(f"{server}/games/{game['id']}#token=not-a-real-token")
     page.wait_for_selector("#banner:not([hidden])")
     assert "token" in page.inner_text("#banner").lower()
     page.wait_for_function("window.mysticvaleClient.table().fatal === true")   # no endless reconnecting
     assert "token" in page.inner_text("#banner").lower()
     assert page.locator("[data-action]").count() == 0
 
+    no_playback(page)
     open_seat(page, server, game)
     page.wait_for_function(MY_TURN)
-    # A refused action comes back as the server's message, shown in the banner: make the client's
-    # seq stale (as if another tab had moved on), so the server answers 409.
-    page.evaluate("window.mysticvaleClient.table().seq = -5")
+    # A refused action comes back as the server's message, shown in the banner: the request says
+    # it was chosen at a version the game is not at (as if another tab had moved on): 409.
+    def stale(route):
+        body = json.loads(route.request.post_data)
+        body["seq"] = 99999
+        route.continue_(post_data=json.dumps(body))
+    page.route("**/actions*", stale)
     before = seq(page)
     page.click("#deck")
     page.click("#deck")
     page.wait_for_selector("#banner.error:not([hidden])")
     text = page.inner_text("#banner")
-    assert "was not accepted" in text and "push" in text
+    assert "was not accepted" in text and "stale" in text and "on-deck card" in text
     assert seq(page) == before
-    # The client re-read the state, so the next push goes through.
-    page.wait_for_function(f"window.mysticvaleClient.table().seq === {int(before)}")
+    page.unroute("**/actions*")
+    # The game is as it was, so the next push goes through.
     page.click("#deck")
     page.click("#deck")
     wait_seq_change(page, before)
@@ -134,7 +114,7 @@ def _choose_click(page, step: int) -> str:
         return "#chooser [data-action] >> nth=0"
     if page.locator("#deck.clickable").count():
         decay = int(page.locator("#players .player.me").get_attribute("data-decay"))
-        if decay <= 1 or page.locator("#buttons [data-action=pass]").count() == 0 or step % 5 == 0:
+        if decay <= 1 or page.locator("#buttons [data-action=pass]").count() == 0 or step % 3 == 0:
             return "#deck"
         return "#buttons [data-action=pass]"
     supply = page.locator("#supply .clickable")
@@ -142,8 +122,8 @@ def _choose_click(page, step: int) -> str:
         return f"#supply .clickable >> nth={supply.count() - 1 - step % min(2, supply.count())}"
     if page.locator("#my-token.clickable").count():
         return "#my-token"
-    for sel in ("#private [data-action]", ".card-acts [data-action]", "#players .vale.clickable",
-                "#other [data-action]", "#buttons [data-action]:not(#finish)", "#finish"):
+    for sel in ("#private [data-action]", "#field .sleeve-target", ".card-acts [data-action]",
+                "#players .vale-face.clickable", "#buttons [data-action]:not(#finish)", "#finish"):
         if page.locator(sel).count():
             return sel + " >> nth=0"
     raise AssertionError("it is my decision but nothing is clickable: " + page.inner_text("#app")[:2000])
@@ -153,9 +133,10 @@ def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
     # Seed 20: with the shorter games of the cost model (cards/cost_model.py), this click
     # policy still pushes and finishes more than 5 times (seed 11 now pushes only 4 times).
     game = create_game(server, seed=20)
+    no_playback(page)
     open_seat(page, server, game)
     start = time.monotonic()
-    clicks = pushes = finishes = undos = 0
+    clicks = pushes = finishes = undos = turn_ends = 0
     screenshot_taken = False
     for step in range(3000):
         page.wait_for_function(MY_TURN, timeout=30_000)
@@ -172,7 +153,9 @@ def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
             page.click("#deck")
             pushes += 1
         else:
-            if target.startswith("#finish"):
+            if target.startswith("#finish") and "Finish Turn" in page.inner_text("#finish"):
+                turn_ends += 1                    # (with the engine's finish_turn option)
+            elif target.startswith("#finish"):
                 finishes += 1
                 if not screenshot_taken and finishes == 3:
                     page.screenshot(path=str(shot_dir / "table-harvest.png"), full_page=True)
@@ -198,7 +181,8 @@ def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
     # The end screen with the score breakdown.
     page.wait_for_selector("#end table.scores")
     end = page.inner_text("#end")
-    assert "Total" in end and "VP tokens" in end and "Vale cards" in end
+    assert "Total" in end and "VP tokens" in end and "Vales" in end and "Curse tokens" in end
+    assert "level-3 advancements + level-2 vales" in end      # the tie-break says what it counts
     summary = http_json("GET", f"{server}/api/games/{game['id']}/summary")
     assert summary["over"] is True
     winners = " and ".join(f"Player {w + 1}" for w in summary["winners"])
@@ -208,6 +192,8 @@ def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
     assert [int(t) for t in totals] == [s["total"] for s in state["observation"]["scores"]]
     page.screenshot(path=str(shot_dir / "end-screen.png"), full_page=True)
     assert pushes > 5 and finishes > 5, (pushes, finishes)
+    if page.evaluate("window.mysticvaleClient.table().view.options.finish_turn"):
+        assert turn_ends > 5, turn_ends         # every turn ended by Finish Turn
     print(f"full game: {clicks} decisions, {pushes} pushes, {finishes} harvests, {undos} undo, {elapsed:.1f} s")
 
 
@@ -215,6 +201,7 @@ def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
 
 def test_undo_button_takes_back_a_purchase(page, server):
     game = create_game(server, seed=5)
+    no_playback(page)
     open_seat(page, server, game)
     for _ in range(60):          # play until our Harvest offers Fertile Soil
         page.wait_for_function(MY_TURN)
@@ -292,7 +279,9 @@ def test_reconnects_after_the_socket_drops_and_spectators_see_no_actions(page, s
     game = create_game(server, seed=4)
     open_seat(page, server, game)
     page.wait_for_selector("#conn.live")
-    page.evaluate("window.mysticvaleClient.table().ws.close()")
+    # the socket's messages are compressed (permessage-deflate, as uvicorn and Chromium agree)
+    assert "permessage-deflate" in page.evaluate("window.mysticvaleClient.table().conn.ws.extensions")
+    page.evaluate("window.mysticvaleClient.table().conn.ws.close()")
     page.wait_for_selector("#conn.down")
     page.wait_for_selector("#conn.live", timeout=10_000)
     # Still live: an action made elsewhere (the API) shows up through the new socket.
@@ -346,17 +335,29 @@ def test_leader_choice_is_offered_on_the_dealt_leaders(page, server):
             "bots": {"1": "random"}, "seed": 3})
     except Exception as exc:  # the engine may not offer leaders: then the server refuses plainly
         pytest.skip(f"leaders are not available from this server: {exc}")
+    no_playback(page)
     open_seat(page, server, game)
     page.wait_for_function(MY_TURN)
-    chips = page.locator("#private .chip.clickable")
-    assert chips.count() == 2, page.inner_text("#app")[:1500]
-    name = chips.first.inner_text()
+    # Both dealt leaders as full cards: both sides, the upgrade cost, a Choose button each.
+    choices = page.locator("#private .leader-choice")
+    assert choices.count() == 2, page.inner_text("#app")[:1500]
+    for i in range(2):
+        ch = choices.nth(i)
+        assert ch.locator(".leader-side .face-svg").count() == 2
+        assert "Starting side" in ch.inner_text() and "Upgraded side" in ch.inner_text()
+        assert re.search(r"Upgrade: \d+ mana", ch.inner_text())
+    name = choices.first.locator(".leader-head strong").inner_text()
     before = seq(page)
-    chips.first.click()
+    choices.first.locator("button[data-action]").click()
     wait_seq_change(page, before)
     page.wait_for_function(MY_TURN)
-    assert page.locator("#private .chip").count() == 0
+    assert page.locator("#private .leader-choice").count() == 0
     assert name in page.inner_text("#log")
+    # The chosen leader is on the table for its owner.
+    page.wait_for_selector("#players .player.me .leader-mini")
+    assert name in page.inner_text("#players .player.me .leader-mini")
+    assert page.locator("#players .player:not(.me) .leader-mini").count() == 0 or \
+        page.evaluate("window.mysticvaleClient.table().view.observation.seen_leaders.length") > 0
 
 
 @pytest.mark.parametrize("where", ["lobby", "table"])
@@ -382,6 +383,7 @@ def test_phone_width_has_no_horizontal_scrolling(browser, server, shot_dir, wher
                 pg.click("#deck")
                 wait_seq_change(pg, before)
                 pg.wait_for_function(MY_TURN)
+            pg.click("#tabs [data-tab=players]")          # on a phone the players are a tab
             pg.click("#players .player.me button[title='whole deck']")
             pg.wait_for_selector("#deck-view")
             width, inner = no_horizontal_scroll(pg)
@@ -393,28 +395,3 @@ def test_phone_width_has_no_horizontal_scrolling(browser, server, shot_dir, wher
     finally:
         ctx.close()
 
-
-def test_cards_partly_ours_carry_a_marker_that_explains_itself(page, server):
-    """A dagger after the name of a stand-in or a card with a note; its tooltip is the note
-    (docs/catalogue.md).  The card's text itself reads like a printed card."""
-    import mysticvale as mv
-
-    game = create_game(server, seed=5)
-    open_seat(page, server, game)
-    page.wait_for_function(MY_TURN)
-    obs = mv.new_game(players=2, seed=5).observe(0)
-    commons = [c for row in obs["commons"].values() for c in row if c]
-    marked = [c["name"] for c in commons if c["note"] or c["stand_in"]]
-    shown = page.eval_on_selector_all(
-        ".adv:not(.soil) .adv-name", "els => els.map(e => [e.childNodes[0].textContent, e.querySelector('.ours') ? "
-        "e.querySelector('.ours').title : null])")
-    assert sorted(n for n, _ in shown) == sorted(c["name"] for c in commons)
-    assert sorted(n for n, title in shown if title) == sorted(marked)
-    for name, title in shown:
-        if title:
-            note = next(c["note"] for c in commons if c["name"] == name)
-            assert note and note in title
-    # Every base vale is marked (generic, or no source gives its text), with its note.
-    titles = page.eval_on_selector_all(".vale .vale-name .ours", "els => els.map(e => e.title)")
-    assert len(titles) == sum(1 for row in obs["vale_rows"].values() for v in row if v)
-    assert all(t for t in titles)

@@ -23,6 +23,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+import mysticvale as mv
 from mysticvale.engine.rng import Rng
 from mysticvale.server import create_app
 
@@ -130,6 +131,14 @@ def sqlite_client(sqlite_url):
 
 
 # -- playing helpers -------------------------------------------------------------------
+def server_game(*, humans: bool = True, **options) -> mv.Game:
+    """The engine game the server makes with these options: a table with people ends each turn
+    with Finish Turn (server/sessions.py)."""
+    if humans:
+        options["finish_turn"] = True
+    return mv.new_game(**options)
+
+
 def choose(seq: int, legal: list[str], salt: int = 0) -> str:
     """A deterministic pick from the legal actions, a function of the state's seq only.
 

@@ -12,7 +12,7 @@ import time
 
 import httpx
 import mysticvale as mv
-from conftest import ServerProcess, _fresh_pg_database, choose, wait_for
+from conftest import ServerProcess, _fresh_pg_database, choose, server_game, wait_for
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
@@ -26,7 +26,7 @@ RECORDS = 50
 
 
 def reference(seed: int, bots: dict[int, str], records: int | None) -> mv.Game:
-    g = mv.new_game(players=2, seed=seed)
+    g = server_game(humans=len(bots) < 2, players=2, seed=seed)
     while not g.is_over() and (records is None or len(g.history) < records):
         seq, seat = len(g.history), g.current_player
         if seat in bots:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import mysticvale as mv
 import pytest
-from conftest import choose, wait_for
+from conftest import choose, server_game, wait_for
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -40,7 +40,7 @@ def test_create_returns_tokens_links_and_bots(client):
 def test_state_is_the_seats_observation(client):
     g = create(client, seed=3)
     t0, t1 = g["seats"][0]["token"], g["seats"][1]["token"]
-    ref = mv.new_game(players=2, seed=3)
+    ref = server_game(players=2, seed=3)
     s0, s1, spec = state(client, g["id"], t0), state(client, g["id"], t1), state(client, g["id"])
     assert s0["seat"] == 0 and s1["seat"] == 1 and spec["seat"] is None
     assert s0["observation"] == ref.observe(0)
@@ -58,7 +58,7 @@ def test_state_is_the_seats_observation(client):
 def test_actions_follow_the_engine(client):
     g = create(client, seed=4)
     tokens = [s["token"] for s in g["seats"]]
-    ref = mv.new_game(players=2, seed=4)
+    ref = server_game(players=2, seed=4)
     for _ in range(40):
         seat = ref.current_player
         st = state(client, g["id"], tokens[seat])
@@ -139,7 +139,7 @@ def test_leaders_pass_through_or_clear_422(client):
     if supported:
         assert r.status_code == 201, r.text
         gid = r.json()["id"]
-        assert state(client, gid)["observation"] == mv.new_game(
+        assert state(client, gid)["observation"] == server_game(
             players=2, seed=1, sets=("base", "twilight_garden"), leaders=True).observe(None)
     else:
         assert r.status_code == 422 and "leaders" in r.json()["detail"]

@@ -16,7 +16,7 @@ import time
 import httpx
 import mysticvale as mv
 import pytest
-from conftest import ServerProcess, choose, wait_for
+from conftest import ServerProcess, choose, server_game, wait_for
 
 from mysticvale.bots import SeatView, make_bot
 from mysticvale.server import Storage, bot_seed
@@ -29,7 +29,7 @@ def reference(seed: int, players: int, bots: dict[int, str], actions: int | None
 
     Played to the end, or to ``actions`` actions.
     """
-    g = mv.new_game(players=players, seed=seed)
+    g = server_game(players=players, seed=seed, humans=len(bots) < players)
     while not g.is_over() and (actions is None or len(g.history) < actions):
         seq, seat = len(g.history), g.current_player
         if seat in bots:

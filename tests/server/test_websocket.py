@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import mysticvale as mv
 import pytest
-from conftest import choose
+from conftest import choose, server_game
 from starlette.websockets import WebSocketDisconnect
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -34,7 +34,7 @@ def _until_seq(ws, seq: int) -> dict:
 def test_two_seats_get_updates_each_with_its_own_view(client):
     g = _create(client, seed=21)
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
-    ref = mv.new_game(players=2, seed=21)
+    ref = server_game(players=2, seed=21)
     # seat 0 as old clients do (token in the query), seat 1 with the token offered as a subprotocol
     with client.websocket_connect(f"/api/games/{gid}/ws?token={tokens[0]}") as ws0, \
             client.websocket_connect(f"/api/games/{gid}/ws",

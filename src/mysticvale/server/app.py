@@ -7,11 +7,12 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 
 from ..bots import bot_names
 from ..runtime import settle
@@ -19,10 +20,12 @@ from .cluster import LocalCoordinator, PgCoordinator, hold_sqlite
 from .limits import (CreationLimiter, Limits, MessageLimiter, StrictJSONRoute, receive_client_message,
                      validation_error_handler, whole_number)
 from .privacy import SecurityHeaders, install_log_redaction, invitation_url, websocket_token
-from .schemas import (ActionRequest, ChangeResult, CreatedGame, CreateGame, GameState, GameSummary, SeatLink,
-                      UndoRequest)
-from .sessions import Applied, BadInput, GameError, GameSession, SessionManager
+from .schemas import (ActionRequest, ChangeResult, CreatedGame, CreateGame, GameState, GameSummary,
+                      RematchRequest, SeatLink, UndoRequest)
+from . import card_catalogue
+from .sessions import Applied, BadInput, GameError, GameSession, NotFound, SessionManager
 from .storage import Storage
+from .updates import PROTOCOL, messages_json
 
 log = logging.getLogger("mysticvale.server")
 
@@ -71,6 +74,25 @@ stays open).  The client may send `{"type": "action", "action": "push", "seq": n
 `{"type": "undo", "seq": n}`: JSON objects of at most 4 096 characters, at most 50 per 10 seconds.
 A wrong token gets an error message and the socket closed with code 4403, an unknown game 4404;
 frames over 64 KiB close the socket (1009).
+
+**Updates (protocol 2; the browser client uses it).**  Every version (seq) is delivered, not only
+the latest, and after the first full state only what changed:
+
+* `WS /api/games/{id}/ws?since=n` (token offered as above; `since=-1`: from nothing) sends
+  `{"type": "full", "v": 2, "seq": n, "view": {...}, "log": [...]}` or, for each later version,
+  `{"type": "delta", "v": 2, "seq": n, "from": n-1, "by": seat, "undo": bool, "ops": [...],
+  "log": [first, [entries]]}`; also `{"type": "rematch", "id": ...}` when a rematch starts.
+* `GET /api/games/{id}/updates?since=n` (token in `X-Seat-Token`) answers `{"updates": [message, ...]}` the
+  same way.
+* `POST .../actions?since=n` and `POST .../undo?since=n` answer `{"updates": [...], "applied_seq": a,
+  "repeated": bool}` (the versions after `n`) instead of the whole state.
+
+An op is `[path, value]` (set), `[path]` (delete) or `[path, start, count, items]` (splice a list);
+a log change says: drop the entries from index `first`, then append these.  A client further behind
+than the server keeps gets a full state.  Card data per advancement (slots, symbols, text, ...) is
+not repeated in states: fetch `view.catalogue` (`GET /api/catalogue/{sets}`) once.  The full
+description is `docs/protocol.md`.  Responses are gzip-compressed when the client accepts it, and
+WebSocket messages use permessage-deflate when the browser offers it.
 """
 
 
@@ -120,6 +142,8 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     app.router.route_class = StrictJSONRoute
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    # Compress answers of 1 kB and more (states, catalogue, client files) for clients that accept it.
+    app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=6)
 
     def manager_of(request: Request | WebSocket) -> SessionManager:
         return request.app.state.manager
@@ -178,34 +202,94 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         with manager_of(request).use(game_id, fresh=True) as session:
             return JSONResponse(session.state_for(session.seat_for_token(x_seat_token or token)))
 
+    @app.get("/api/games/{game_id}/updates", response_model=None, summary="Versions since n (protocol 2)",
+             tags=["games"], responses={403: {"description": "wrong token"}, 404: {"description": "unknown game"}})
+    def get_updates(game_id: str, request: Request,
+                    since: int = Query(-1, ge=-1, description="the version the client holds; -1: none"),
+                    token: str | None = Query(None, max_length=128, description="seat token (old clients; "
+                                              "prefer the X-Seat-Token header); omit to spectate"),
+                    x_seat_token: str | None = Header(None, max_length=128)) -> Response:
+        """`{"updates": [message, ...]}`: one delta per version after `since`, or one full state when
+        the client holds none or is further behind than the server keeps (see the description above)."""
+        with manager_of(request).use(game_id, fresh=True) as session:
+            seat = session.seat_for_token(x_seat_token or token)
+            _seq, texts = session.feed.since(session, seat, since if since >= 0 else None)
+            return Response(messages_json(texts), media_type="application/json")
+
     @app.post("/api/games/{game_id}/actions", response_model=None, summary="Play an action", tags=["games"],
               responses={200: {"model": ChangeResult}, 403: {"description": "wrong token"},
                          404: {"description": "unknown game"},
                          409: {"description": "not legal now, not this seat's decision, or stale seq"},
                          422: {"description": "malformed body or action notation"}})
     def post_action(game_id: str, body: ActionRequest, request: Request,
-                    x_seat_token: str | None = Header(None, max_length=128)) -> JSONResponse:
+                    x_seat_token: str | None = Header(None, max_length=128),
+                    since: int | None = Query(None, ge=-1, description="answer with the updates after this "
+                                                                       "version (protocol 2) instead of the state")
+                    ) -> Response:
         """Apply an action in notation for the token's seat, in the state `seq`.  Answers (with the new
-        state and `applied_seq`, the number of this action's record) only after the action is committed to
-        the database.  The same request sent again answers the same, with `repeated: true`."""
+        state, or with `since`: the updates after that version; and `applied_seq`, the number of this
+        action's record) only after the action is committed to the database.  The same request sent
+        again answers the same, with `repeated: true`."""
         with manager_of(request).use(game_id) as session:
             seat = _seat_required(session, x_seat_token or body.token)
             applied = session.act(seat, body.action, body.seq)
-            return JSONResponse(change_answer(session.state_for(seat), applied))
+            return _answer(session, seat, since, applied)
 
     @app.post("/api/games/{game_id}/undo", response_model=None, summary="Undo", tags=["games"],
               responses={200: {"model": ChangeResult}, 403: {"description": "wrong token"},
                          404: {"description": "unknown game"},
                          409: {"description": "nothing can be undone (with the reason), or stale seq"}})
     def post_undo(game_id: str, body: UndoRequest, request: Request,
-                  x_seat_token: str | None = Header(None, max_length=128)) -> JSONResponse:
+                  x_seat_token: str | None = Header(None, max_length=128),
+                  since: int | None = Query(None, ge=-1, description="answer with the updates after this "
+                                                                     "version (protocol 2) instead of the state")
+                  ) -> Response:
         """Take back the seat's last action while it is still its decision in the same turn, one action per
         request, never past an action that revealed hidden information (a card, a shuffle, a private look).
         `seq` as for actions: a retried undo never takes back a second action."""
         with manager_of(request).use(game_id) as session:
             seat = _seat_required(session, x_seat_token or body.token)
             applied = session.undo(seat, body.seq)
-            return JSONResponse(change_answer(session.state_for(seat), applied))
+            return _answer(session, seat, since, applied)
+
+    @app.post("/api/games/{game_id}/rematch", response_model=CreatedGame, summary="Start the rematch",
+              tags=["games"], responses={403: {"description": "wrong token"}, 404: {"description": "unknown game"},
+                                         409: {"description": "the game is not over"}})
+    def post_rematch(game_id: str, body: RematchRequest, request: Request,
+                     x_seat_token: str | None = Header(None, max_length=128)) -> dict:
+        """A new game with the same seats, bots, card sets and rules (a new seed), once this one is over.
+        Every seat keeps its token, so each player opens the rematch with the link they had; asking
+        again (any seat) answers the same rematch.  Tables of the old game are told of it."""
+        manager = manager_of(request)
+        token = x_seat_token or body.token
+        with manager.use(game_id) as session:
+            seat = _seat_required(session, token)
+            new = manager.rematch(session)
+        base = public_url or ""
+        spectator = invitation_url(base, new.id, None)
+        seats = [SeatLink(seat=s.seat, token=token if s.seat == seat else None, bot=s.bot,
+                          url=invitation_url(base, new.id, token if s.seat == seat else None))
+                 for s in new.seats]
+        return {"id": new.id, "seats": seats, "spectator_url": spectator}
+
+    @app.get("/api/catalogue/{sets}", response_model=None, summary="Card data of a set combination",
+             tags=["cards"], responses={404: {"description": "unknown set"}})
+    def get_catalogue(sets: str, request: Request, v: str | None = Query(None, max_length=64)) -> Response:
+        """Per advancement type (`types`, with `copies`: label -> type), vale and leader: slots, symbols,
+        cost, level, abilities' triggers, text, `stand_in` and `provisional` values.  `sets` is the
+        game's sets joined by `+` (`base+vale_of_magic`); a state's `view.catalogue` is the URL to use.
+        With `v` (the version in that URL) the answer may be cached for good."""
+        if len(sets) > 100:
+            raise NotFound("unknown card sets")
+        try:
+            text, version = card_catalogue.catalogue_text(tuple(sets.split("+")))
+        except ValueError as exc:
+            raise NotFound(str(exc)) from None
+        etag = f'"{version}"'
+        cache = "public, max-age=31536000, immutable" if v == version else "no-cache"
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache})
+        return Response(text, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache})
 
     @app.get("/api/games/{game_id}/summary", response_model=GameSummary, summary="Public summary", tags=["games"],
              responses={404: {"description": "unknown game"}})
@@ -215,7 +299,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
             return session.summary()
 
     @app.websocket("/api/games/{game_id}/ws")
-    async def ws(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+    async def ws(websocket: WebSocket, game_id: str, token: str | None = None, since: str | None = None) -> None:
         manager = manager_of(websocket)
         offered, protocol = websocket_token(websocket.scope)
         token = offered or token
@@ -232,7 +316,15 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
                 await _refuse_socket(websocket, exc, protocol)
                 return
             await websocket.accept(subprotocol=protocol)
-            await _serve_socket(websocket, session, seat, limits, websocket.app.state.messages)
+            held: int | None = None
+            if since is not None:
+                try:
+                    held = int(since) if len(since) <= 12 else None
+                except ValueError:
+                    held = None
+            await _serve_socket(websocket, session, seat, limits, websocket.app.state.messages,
+                                since=held if held is not None and held >= 0 else None,
+                                updates=since is not None)
         finally:
             await run_in_threadpool(manager.release, session)
 
@@ -269,6 +361,16 @@ def change_answer(state: dict, applied: Applied) -> dict:
     return {**state, "applied_seq": applied.seq, "repeated": applied.repeated}
 
 
+def _answer(session: GameSession, seat: int, since: int | None, applied: Applied) -> Response:
+    """The answer to an action or undo: the whole state, or (``since``) the updates after that
+    version; either way with ``applied_seq`` and ``repeated``."""
+    if since is None:
+        return JSONResponse(change_answer(session.state_for(seat), applied))
+    _seq, texts = session.feed.since(session, seat, since if since >= 0 else None)
+    body = messages_json(texts)[:-1] + f',"applied_seq":{applied.seq},"repeated":{"true" if applied.repeated else "false"}}}'
+    return Response(body, media_type="application/json")
+
+
 async def _refuse_socket(websocket: WebSocket, exc: GameError, protocol: str | None) -> None:
     # Accept, then close with 4000 + the HTTP status: browsers cannot read a refused handshake.
     await websocket.accept(subprotocol=protocol)
@@ -284,8 +386,12 @@ def _seat_required(session: GameSession, token: str | None) -> int:
 
 
 async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | None, limits: Limits,
-                        limiter: MessageLimiter | None = None) -> None:
-    """Push this seat's state on connect and after every change; take actions from the client."""
+                        limiter: MessageLimiter | None = None, *, since: int | None = None,
+                        updates: bool = False) -> None:
+    """Push this seat's state on connect and after every change; take actions from the client.
+
+    ``updates`` (protocol 2): every version after ``since`` as a delta (or one full state), each
+    message serialised once per version and seat by the session's feed (server/updates.py)."""
     loop = asyncio.get_running_loop()
     changes: asyncio.Queue = asyncio.Queue()
     key = session.subscribe(loop, changes)
@@ -301,10 +407,26 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
         except (WebSocketDisconnect, RuntimeError):     # the client went away mid-send
             pass
 
+    async def push_updates() -> None:
+        held, rematch = since, None
+        try:
+            while True:
+                held, texts = await run_in_threadpool(session.feed.since, session, seat, held)
+                for text in texts:
+                    await websocket.send_text(text)
+                if session.rematch_id is not None and session.rematch_id != rematch:
+                    rematch = session.rematch_id
+                    await websocket.send_json({"type": "rematch", "v": PROTOCOL, "id": rematch})
+                await changes.get()
+                while not changes.empty():      # the feed answers every version since `held` at once
+                    changes.get_nowait()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+
     async def send_error(message: str, status: int) -> None:
         await websocket.send_json({"type": "error", "message": message, "status": status})
 
-    pusher = asyncio.create_task(push_states())
+    pusher = asyncio.create_task(push_updates() if updates else push_states())
     try:
         while True:
             try:

@@ -94,6 +94,12 @@ class UndoRequest(BaseModel):
     seq: int = Field(ge=0, lt=2**31, description=SEQ_DESCRIPTION)
 
 
+class RematchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    token: str | None = Field(None, min_length=1, max_length=128, description=TOKEN_DESCRIPTION)
+
+
 class LogEntry(BaseModel):
     index: int
     kind: str

@@ -7,6 +7,7 @@ act for a seat.  Digests are compared in constant time.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
 
@@ -25,6 +26,13 @@ def new_token() -> str:
 def new_game_id() -> str:
     """A fresh game id."""
     return secrets.token_urlsafe(GAME_ID_BYTES)
+
+
+def rematch_game_id(game_id: str) -> str:
+    """The id of the rematch of ``game_id``: derived from it (so every player asking gets the
+    same game), as unguessable as the game's own id."""
+    digest = hashlib.sha256(f"mysticvale-rematch:{game_id}".encode("utf-8")).digest()
+    return base64.urlsafe_b64encode(digest[:GAME_ID_BYTES]).decode("ascii").rstrip("=")
 
 
 def new_seed() -> int:

@@ -48,6 +48,7 @@ from ..engine.game import Game, new_game
 from ..errors import IllegalActionError, InvalidActionError, SaveError
 from . import security
 from .storage import SNAPSHOT_EVERY, Record, Storage, StorageError, StoredGame, Summary
+from .updates import Feed
 
 log = logging.getLogger("mysticvale.server")
 
@@ -170,6 +171,8 @@ def start_game(config: dict[str, Any]) -> Game:
     opts: dict[str, Any] = {}
     if config.get("leaders"):
         opts["leaders"] = True
+    if config.get("finish_turn"):
+        opts["finish_turn"] = True
     try:
         return new_game(players=config["players"], seed=config["seed"], sets=tuple(config["sets"]),
                         ruleset=config["ruleset"], **opts)
@@ -235,6 +238,10 @@ class GameSession:
         self.users = 0
         self._events = _event_count(game)
         self._bodies: dict[int | None, tuple[int, dict[str, Any]]] = {}
+        #: Every version as messages for clients (server/updates.py); fed under the lock.
+        self.feed = Feed()
+        #: The id of the rematch of this game, once one is started (server/rematch.py).
+        self.rematch_id: str | None = None
 
     @property
     def bot_only(self) -> bool:
@@ -349,6 +356,7 @@ class GameSession:
                 self._stack.append(_Entry(record, None if barrier else before))
                 self.seq = record.seq
                 self._events = _event_count(g)
+                self.feed.record(self, seat, undo=False)
                 changed = True
                 return Applied(record.seq)
         finally:
@@ -434,6 +442,7 @@ class GameSession:
                 self._stack.pop()
                 self.seq = record.seq
                 self._events = _event_count(target)
+                self.feed.record(self, seat, undo=True)
                 changed = True
                 return Applied(record.seq)
         finally:
@@ -474,6 +483,7 @@ class GameSession:
                 # No copy of the game before it: an undo here replays the game instead.
                 self._stack.append(_Entry(r, None))
                 self.seq = r.seq
+                self.feed.record(self, r.seat, undo=False)
             self._events = _event_count(self.game)
         except Exception:
             self._reload_locked()
@@ -487,6 +497,7 @@ class GameSession:
         self.seq = stored.seq
         self._events = _event_count(self.game)
         self._bodies.clear()
+        self.feed.forget_views()        # its clients get a full state of the reloaded game next
 
     # -- bots --------------------------------------------------------------------------
     def bot_spec_to_move(self) -> str | None:
@@ -589,6 +600,7 @@ class SessionManager:
         self._sessions: OrderedDict[str, GameSession] = OrderedDict()
         self._loading: dict[str, _Loading] = {}
         self._lock = threading.Lock()
+        self._rematch_lock = threading.Lock()
         self.coordinator = coordinator if coordinator is not None else LocalCoordinator()
         self.scheduler = scheduler if scheduler is not None else BotScheduler(
             cheap_threads=bot_threads, search_processes=bot_workers)
@@ -610,6 +622,8 @@ class SessionManager:
             build_bot(spec, 0)          # validates the name and options now, not at its first move
         config = {"players": players, "sets": list(sets), "leaders": bool(leaders), "ruleset": ruleset,
                   "seed": security.new_seed() if seed is None else seed}
+        if len(bots) < players:
+            config["finish_turn"] = True    # people end their turn with Finish Turn (file 000)
         game = start_game(config)
         tokens = {s: security.new_token() for s in range(players) if s not in bots}
         seats = [SeatInfo(s, security.token_digest(tokens[s]) if s in tokens else None, bots.get(s))
@@ -689,6 +703,48 @@ class SessionManager:
         with self._lock:
             session.users -= 1
             self._evict_idle()
+
+    def rematch(self, old: GameSession) -> GameSession:
+        """The rematch of a finished game: the same seats, bots, sets and rules with a new seed.
+
+        Each human seat keeps its token (the digest is copied), so whoever held a seat opens
+        the same seat of the rematch with the same secret.  The rematch's id is derived from
+        the game's, so every player who asks gets the same new game, also after a restart.
+        """
+        with old._lock:
+            if not old.game.is_over():
+                raise Conflict("a rematch can start once the game is over")
+        game_id = security.rematch_game_id(old.id)
+        with self._rematch_lock:
+            try:
+                session = self.get(game_id)
+            except NotFound:
+                config = dict(old.config, seed=security.new_seed())
+                game = start_game(config)
+                seats = [SeatInfo(s.seat, s.digest, s.bot) for s in old.seats]
+                try:
+                    self.storage.create_game(game_id, config, [(x.seat, x.digest, x.bot) for x in seats],
+                                             game.to_json(), _summary(game))
+                except Exception:
+                    # Another server process started this rematch first: it is that game.
+                    if self.storage.summary(game_id) is None:
+                        raise
+                    return self._rematch_started(old, self.get(game_id))
+                session = GameSession(game_id, config, seats, game, self.storage, 0, [], self._after_change)
+                session.users = 1       # held until its first bot move (if any) is queued, as in create
+                with self._lock:
+                    self._sessions[game_id] = session
+                self.kick(session)
+                self.release(session)
+        return self._rematch_started(old, session)
+
+    @staticmethod
+    def _rematch_started(old: GameSession, session: GameSession) -> GameSession:
+        if old.rematch_id != session.id:
+            old.rematch_id = session.id
+            old.feed.forget_views()
+            old._changed()          # open tables of the old game learn of it
+        return session
 
     def get(self, game_id: str) -> GameSession:
         """The session of ``game_id`` (loaded if needed), not held: for scripts and tests that run

@@ -1,0 +1,144 @@
+"""Per-advancement card data for clients: one cacheable document per combination of card sets.
+
+Card views in observations name their layers by label only (``Stag@middle``); what each
+layer shows (slots, symbols, cost, level, trigger and text, eclipse, long-wise, stand-in and
+provisional values) is the same in every game with these sets, so a client fetches it once
+per set combination (``GET /api/catalogue/{sets}``, cached by the browser, its URL versioned
+by a hash of its content) instead of receiving it again in every state and delta.
+
+Fields the engine's ``copy_view`` / ``vale_view`` give are used as they are (so fields the
+card data gains later, such as ``note``, reach clients unchanged); what they do not give yet
+is derived here from the catalogue: ``stand_in`` (not a printed card), ``provisional`` (the
+values that are ours, not the rules'), the abilities' triggers, and end-game VP rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from types import SimpleNamespace
+from typing import Any
+
+from ..cards.catalogue import check_sets, load_catalogue
+from ..engine.card_types import SLOTS, SYMBOLS
+from ..engine.observation import copy_view
+
+#: Value fields whose provenance the card data records (besides name and text).
+_ADV_VALUES = ("level", "cost", "symbols", "end_vp", "neg_vp", "ability", "eclipse", "longwise", "slot", "copies")
+_VALE_VALUES = ("level", "cost", "end_vp", "neg_vp", "ability")
+_PART_VALUES = ("slots", "symbols", "end_vp", "neg_vp", "ability", "coverable")
+
+_cache: dict[tuple[str, ...], tuple[str, str]] = {}
+_lock = threading.Lock()
+
+
+def _provisional(provenance: dict[str, str], fields: tuple[str, ...], used: set[str]) -> list[str]:
+    """The value fields of a card that are ours (provisional), among those it actually has.
+
+    The data files say: a field a card does not list in its provenance is provisional."""
+    out = []
+    for f in fields:
+        if f not in used:
+            continue
+        if provenance.get(f, "provisional") == "provisional":
+            out.append(f)
+    return out
+
+
+def _abilities(abilities) -> list[dict[str, Any]]:
+    out = []
+    for ab in abilities:
+        entry: dict[str, Any] = {"trigger": ab.trigger, "optional": bool(ab.optional)}
+        if ab.trigger == "end_game":
+            entry["effect"] = ab.effect
+            entry["params"] = {k: v for k, v in ab.params.items() if isinstance(v, (int, str, float))}
+        out.append(entry)
+    return out
+
+
+def _type_entry(cat, t, first_copy: int) -> dict[str, Any]:
+    view = dict(copy_view(SimpleNamespace(cat=cat), first_copy))
+    for k in ("label", "slots"):
+        view.pop(k, None)                       # per copy: the label says both
+    used = {"level", "cost"} if t.kind in ("advancement", "fertile_soil") else set()
+    used |= {"symbols"} if any(t.symbols) else set()
+    used |= {k for k in ("end_vp", "neg_vp", "eclipse", "longwise") if getattr(t, k)}
+    used |= {"ability"} if t.abilities else set()
+    prov_fields = _PART_VALUES if t.kind == "leader" else _ADV_VALUES
+    if t.kind == "leader":
+        used = ({"symbols"} if any(t.symbols) else set()) | ({"ability"} if t.abilities else set()) \
+            | {k for k in ("end_vp", "neg_vp") if getattr(t, k)}
+    view["kind"] = t.kind
+    view["abilities"] = _abilities(t.abilities)
+    view.setdefault("stand_in", bool(t.generic))
+    if "provisional" not in view:
+        view["provisional"] = [] if t.kind == "starting" else _provisional(t.provenance, prov_fields, used)
+    view.setdefault("note", "")
+    return view
+
+
+def _vale_entry(v) -> dict[str, Any]:
+    used = {"level", "cost"} | {k for k in ("end_vp", "neg_vp") if getattr(v, k)} \
+        | ({"ability"} if v.abilities else set())
+    return {
+        "name": v.name, "level": v.level, "set": v.set,
+        "cost": dict(zip(("animal", "forest", "sky", "any"), v.cost)),
+        "end_vp": v.end_vp, "neg_vp": v.neg_vp, "text": v.text,
+        "abilities": _abilities(v.abilities),
+        # The card data's own words when it has them (note, stand_in, provisional_fields).
+        "stand_in": bool(getattr(v, "stand_in", v.generic)),
+        "provisional": list(v.provisional_fields()) if hasattr(v, "provisional_fields")
+        else _provisional(v.provenance, _VALE_VALUES, used),
+        "note": getattr(v, "note", ""),
+    }
+
+
+def build(sets: tuple[str, ...]) -> dict[str, Any]:
+    """The catalogue document for these sets (see the module docstring)."""
+    cat = load_catalogue(sets)
+    types: dict[str, dict[str, Any]] = {}
+    copies: dict[str, str] = {}
+    for c in cat.copies:
+        t = c.type
+        if t.name not in types:
+            types[t.name] = _type_entry(cat, t, c.index)
+        copies[c.label] = t.name
+    leaders = {}
+    for name, ld in cat.leaders.items():
+        def labels(parts):
+            return [f"{p}@{'+'.join(s for s in SLOTS if s in cat.advancements[p].copies[0])}" for p in parts]
+        leaders[name] = {
+            "name": ld.name, "title": ld.title, "slug": ld.slug, "upgrade_cost": ld.upgrade_cost,
+            "text": ld.text, "note": getattr(ld, "note", ""),
+            "stand_in": bool(getattr(ld, "stand_in", False) or ld.provisional),
+            "provisional": ["upgrade_cost"] if ld.provenance.get("upgrade_cost", "provisional") == "provisional"
+            else [],
+            "start": labels(ld.start), "upgraded": labels(ld.upgraded),
+        }
+    return {
+        "sets": list(cat.sets),
+        "symbols": list(SYMBOLS),
+        "slots": list(SLOTS),
+        "types": types,
+        "copies": copies,
+        "vales": {v.name: _vale_entry(v) for v in cat.vale_list},
+        "leaders": leaders,
+    }
+
+
+def catalogue_text(sets: tuple[str, ...]) -> tuple[str, str]:
+    """(JSON text, version hash) of the catalogue for ``sets``, built once per process.
+
+    Raises ValueError for unknown sets."""
+    key = check_sets(sets)
+    with _lock:
+        hit = _cache.get(key)
+        if hit is None:
+            text = json.dumps(build(key), separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+            hit = _cache[key] = (text, hashlib.sha256(text.encode()).hexdigest()[:16])
+        return hit
+
+
+def catalogue_version(sets: tuple[str, ...]) -> str:
+    return catalogue_text(sets)[1]

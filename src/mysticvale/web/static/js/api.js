@@ -1,0 +1,44 @@
+// HTTP with plain error messages.
+
+/** The server's message from an error response body, as one readable line. */
+export function errorText(status, body) {
+  if (body && typeof body === "object") {
+    const d = body.detail ?? body.message ?? body.error;
+    if (typeof d === "string") return d;
+    if (Array.isArray(d)) {
+      return d.map((e) => (e.loc ? `${e.loc.filter((x) => x !== "body").join(".")}: ` : "") + (e.msg || JSON.stringify(e))).join("; ");
+    }
+    if (d) return JSON.stringify(d);
+  }
+  if (typeof body === "string" && body) return body.slice(0, 300);
+  return `HTTP ${status}`;
+}
+
+/** A JSON request (`token`: the seat token, sent as a header); throws an Error with `.status` and the server's message when it fails. */
+export async function api(method, path, payload, { token } = {}) {
+  let resp;
+  const headers = payload ? { "Content-Type": "application/json" } : {};
+  // A seat's secret travels in a header, never in a URL (URLs reach logs and referrers).
+  if (token) headers["X-Seat-Token"] = token;
+  try {
+    resp = await fetch(path, {
+      method,
+      headers,
+      body: payload ? JSON.stringify(payload) : undefined,
+    });
+  } catch (e) {
+    const err = new Error(e.message);
+    err.status = 0;
+    err.network = true;
+    throw err;
+  }
+  const text = await resp.text();
+  let body = text;
+  try { body = text ? JSON.parse(text) : null; } catch { /* keep text */ }
+  if (!resp.ok) {
+    const err = new Error(errorText(resp.status, body));
+    err.status = resp.status;
+    throw err;
+  }
+  return body;
+}

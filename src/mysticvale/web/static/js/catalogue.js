@@ -1,0 +1,69 @@
+// The card catalogue of a game's sets: what every advancement layer, vale and leader shows.
+//
+// States name a card's layers by label only ("Stag@middle"); the per-layer data comes from
+// GET /api/catalogue/{sets} once per set combination (the browser caches it: its URL carries a
+// version).  See server/card_catalogue.py.
+
+import { t } from "./i18n.js";
+
+const loaded = new Map();      // url -> Promise<catalogue>
+let current = null;
+
+/** Load (once) and make current the catalogue at `url`. */
+export async function useCatalogue(url) {
+  if (!loaded.has(url)) {
+    loaded.set(url, fetch(url).then((r) => {
+      if (!r.ok) throw new Error(t("error.catalogue", { status: r.status }));
+      return r.json();
+    }));
+  }
+  try {
+    current = await loaded.get(url);
+  } catch (e) {
+    loaded.delete(url);
+    throw e;
+  }
+  return current;
+}
+
+/** Use this catalogue object directly (tests). */
+export function setCatalogue(cat) { current = cat; }
+export function catalogue() { return current; }
+
+const SLOT_ORDER = ["top", "middle", "bottom"];
+
+/** A layer (an advancement copy) by its label: {label, slots, type} (type: the catalogue entry). */
+export function layer(label) {
+  const at = label.lastIndexOf("@");
+  const slots = at < 0 ? [] : label.slice(at + 1).split("+").filter((x) => SLOT_ORDER.includes(x));
+  const typeName = current && current.copies[label];
+  const type = (typeName && current.types[typeName]) || {
+    name: at < 0 ? label : label.slice(0, at), level: 0, cost: 0, symbols: {}, text: "", abilities: [],
+    end_vp: 0, neg_vp: 0, eclipse: false, longwise: false, kind: "advancement", stand_in: false, provisional: [],
+  };
+  return { label, slots, type };
+}
+
+export function valeType(name) { return (current && current.vales[name]) || null; }
+export function leaderType(name) { return (current && current.leaders[name]) || null; }
+
+/** The leader (name, side) a card's layers show, or null: leader parts are layers of kind "leader". */
+export function leaderOfCard(card) {
+  if (!current || !card) return null;
+  for (const lab of card.advancements || []) {
+    const L = layer(lab);
+    if (L.type.kind !== "leader") continue;
+    for (const [name, ld] of Object.entries(current.leaders)) {
+      if (ld.start.includes(lab)) return { name, side: "start", leader: ld };
+      if (ld.upgraded.includes(lab)) return { name, side: "upgraded", leader: ld };
+    }
+  }
+  return null;
+}
+
+/** The leader with this slug ("kojen_and_khan"), as in "choose kojen_and_khan". */
+export function leaderBySlugOrName(key) {
+  if (!current) return null;
+  for (const ld of Object.values(current.leaders)) if (ld.slug === key || ld.name === key) return ld;
+  return null;
+}

@@ -1,0 +1,146 @@
+// State and transport: the versions of one seat's view, as the server sends them (protocol 2).
+//
+// A WebSocket brings every version (a full state first, then deltas); actions and undos are
+// POSTed and answered with the versions after the client's.  The same version may come by both
+// ways: only the next one in line is taken.  A gap (a message from a version we do not hold) asks
+// the server for what is missing.  While the socket is down, the updates are polled.
+
+import { api } from "./api.js";
+
+export class Connection {
+  /** `deliver(msg)` gets each new version's message in order (full or delta), `status(open)` the
+   *  socket's state, `note(msg)` other messages (rematch, errors). */
+  constructor(gameId, token, { deliver, status, note, fatal }) {
+    this.id = gameId;
+    this.token = token;
+    this.deliver = deliver;
+    this.status = status;
+    this.note = note;
+    this.fatal = fatal;
+    this.seq = -1;             // the latest version received (not necessarily shown yet)
+    this.ws = null;
+    this.open = false;
+    this.retry = 0;
+    this.pollTimer = null;
+    this.closed = false;
+    this.dead = false;
+  }
+
+  get base() { return `/api/games/${encodeURIComponent(this.id)}`; }
+  /** The seat token for a request (as the X-Seat-Token header, see api.js). */
+  get auth() { return { token: this.token }; }
+
+  start() {
+    this.connect();
+    // The socket brings the first state; ask over HTTP only if it is slow to open.
+    setTimeout(() => { if (!this.open && this.seq < 0 && !this.dead) this.fetchUpdates(); }, 1500);
+  }
+
+  stop() {
+    this.closed = true;
+    clearInterval(this.pollTimer);
+    if (this.ws) this.ws.close();
+  }
+
+  /** Take messages in order; returns whether any new version was taken. */
+  take(messages) {
+    let took = false;
+    for (const msg of messages) {
+      if (msg.type === "full") {
+        if (msg.seq < this.seq) continue;
+        this.seq = msg.seq;
+        this.deliver(msg);
+        took = true;
+      } else if (msg.type === "delta") {
+        if (msg.seq <= this.seq) continue;           // already have it (socket and POST both bring it)
+        if (msg.from !== this.seq) { this.fetchUpdates(); break; }   // a gap: ask for what is missing
+        this.seq = msg.seq;
+        this.deliver(msg);
+        took = true;
+      } else {
+        this.note(msg);
+      }
+    }
+    return took;
+  }
+
+  async fetchUpdates() {
+    try {
+      const res = await api("GET", `${this.base}/updates?since=${this.seq}`, null, this.auth);
+      this.take(res.updates || []);
+    } catch (e) {
+      if (e.status === 403 || e.status === 404) this.giveUp(e.status, e.message);
+      else if (!this.open) this.status(false);
+    }
+  }
+
+  connect() {
+    if (this.closed || this.dead) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    let ws;
+    try {
+      // The token is offered as a subprotocol, so it is in no URL; the server answers "mysticvale".
+      const protocols = ["mysticvale", ...(this.token ? [`mysticvale.token.${this.token}`] : [])];
+      ws = new WebSocket(`${proto}//${location.host}${this.base}/ws?since=${this.seq}`, protocols);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.open = true;
+      this.retry = 0;
+      clearInterval(this.pollTimer);
+      this.pollTimer = null;
+      this.status(true);
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === "error") {
+        if (msg.status === 403 || msg.status === 404) this.giveUp(msg.status, msg.message);
+        else this.note(msg);
+        return;
+      }
+      this.take([msg]);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.open = false;
+      this.status(false);
+      if (ev.code === 4403 || ev.code === 4404) { this.giveUp(ev.code - 4000, ev.reason); return; }
+      this.scheduleReconnect();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  giveUp(status, message) {
+    if (this.dead) return;
+    this.dead = true;
+    clearInterval(this.pollTimer);
+    this.fatal(status, message);
+  }
+
+  scheduleReconnect() {
+    if (this.closed || this.dead) return;
+    this.retry = Math.min(this.retry + 1, 6);
+    // While the socket is down, poll so bot moves still show.
+    if (!this.pollTimer) this.pollTimer = setInterval(() => this.fetchUpdates(), 3000);
+    setTimeout(() => { if (!this.closed && !this.dead) { this.connect(); this.fetchUpdates(); } }, 500 * 2 ** (this.retry - 1));
+  }
+
+  /** Play an action (notation) chosen at version `seq`; resolves when the answer is taken. */
+  async act(action) {
+    const res = await api("POST", `${this.base}/actions?since=${this.seq}`, { action, seq: this.seq }, this.auth);
+    this.take(res.updates || []);
+  }
+
+  async undo() {
+    const res = await api("POST", `${this.base}/undo?since=${this.seq}`, { seq: this.seq }, this.auth);
+    this.take(res.updates || []);
+  }
+
+  async rematch() {
+    return api("POST", `${this.base}/rematch`, {}, this.auth);
+  }
+}

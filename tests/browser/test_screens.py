@@ -1,0 +1,123 @@
+"""The key screens at desktop (1280x900) and phone (390x844) size, saved as screenshots (set
+MYSTICVALE_SCREENSHOTS to keep them): leader choice, Planting, Harvest, the sleeve preview, the whole
+deck, the symbols legend, the settings and the end screen.  Each screen is checked for what a player
+must see on it, and for no sideways scrolling."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_helpers import MY_TURN, create_game, no_horizontal_scroll, open_seat, play_api
+
+pytestmark = pytest.mark.browser
+
+SETS = ("base", "vale_of_magic", "twilight_garden")
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def _pick(prefixes):
+    def choose(st):
+        for p in prefixes:
+            for a in st["legal_actions"]:
+                if a.startswith(p):
+                    return a
+        return st["legal_actions"][0]
+    return choose
+
+
+@pytest.fixture(params=list(SIZES))
+def sized(request, browser):
+    phone = request.param == "phone"
+    ctx = browser.new_context(viewport=SIZES[request.param], is_mobile=phone, has_touch=phone)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(15_000)
+    pg.add_init_script("localStorage.setItem('mysticvale.settings', JSON.stringify({animations: false, spoilChance: true}))")
+    yield request.param, pg
+    ctx.close()
+    assert not errors, errors
+
+
+def _shot(pg, shot_dir, name, size):
+    width, inner = no_horizontal_scroll(pg)
+    assert width <= inner, f"{name} scrolls sideways at {size}: {width} > {inner}"
+    pg.screenshot(path=str(shot_dir / f"screen-{name}-{size}.png"), full_page=size == "desktop")
+
+
+def test_key_screens(sized, server, shot_dir):
+    size, pg = sized
+    phone = size == "phone"
+    # leader choice
+    game = create_game(server, seed=61, sets=SETS, leaders=True, bots={"1": "greedy"})
+    open_seat(pg, server, game)
+    pg.wait_for_function(MY_TURN)
+    pg.wait_for_selector("#private .leader-choice")
+    assert pg.locator("#private .leader-choice").count() == 2
+    _shot(pg, shot_dir, "leader-choice", size)
+    pg.click("#private .leader-choice >> nth=0 >> button")
+    pg.wait_for_selector("#private .leader-choice", state="detached")
+    # Planting, with the spoil chance (a setting) and the deck view
+    pg.wait_for_function(MY_TURN)
+    pg.wait_for_selector("#deck.clickable")
+    assert "next reveal spoils:" in pg.inner_text("#field")
+    _shot(pg, shot_dir, "planting", size)
+    if phone:
+        pg.click("#tabs [data-tab=players]")
+    pg.click("#players .player.me button[title='whole deck']")
+    pg.wait_for_selector("#deck-view")
+    assert pg.locator("#deck-view .card-slot").count() == 20
+    _shot(pg, shot_dir, "deck-view", size)
+    pg.click("#deck-view .close")
+    # another player's deck: every card they own when the observation lists them (public), as
+    # yucata's deck view; otherwise what is face up
+    pg.click("#players .player[data-seat='1'] button[title='whole deck']")
+    pg.wait_for_selector("#deck-view")
+    owned = pg.evaluate("window.mysticvaleClient.table().view.observation.players[1].owned")
+    if owned is not None:
+        counts = [int(x) for x in pg.eval_on_selector_all("#deck-view .card-slot", "els => els.map(e => e.dataset.count)")]
+        assert sum(counts) == len(owned) == 20 and len(counts) < 20       # alike cards grouped
+        assert "Every card this player owns" in pg.inner_text("#deck-view")
+    else:
+        assert "not shown" in pg.inner_text("#deck-view")
+    _shot(pg, shot_dir, "deck-view-other", size)
+    pg.click("#deck-view .close")
+    pg.click("#legend-btn")
+    pg.wait_for_selector("#legend dl.legend")
+    _shot(pg, shot_dir, "legend", size)
+    pg.click("#legend .close")
+    pg.click("#settings-btn")
+    pg.wait_for_selector("#settings")
+    _shot(pg, shot_dir, "settings", size)
+    pg.click("#settings .close")
+    if phone:
+        pg.click("#tabs [data-tab=field]")
+
+    # Harvest and the sleeve preview
+    game = create_game(server, seed=47, sets=SETS)
+    play_api(server, game, 0, _pick(["pass"]), lambda s: s["observation"]["phase"] == "harvest")
+    open_seat(pg, server, game)
+    pg.wait_for_function(MY_TURN)
+    assert "End Harvest" in pg.inner_text("#actionbar")
+    _shot(pg, shot_dir, "harvest", size)
+    if phone:
+        pg.click("#tabs [data-tab=commons]")
+        _shot(pg, shot_dir, "harvest-commons", size)
+    for _ in range(2):
+        soil = pg.locator("#supply .soil.clickable[data-soil=top]")
+        if soil.count():
+            before = pg.evaluate("document.body.dataset.seq")
+            soil.click()
+            pg.wait_for_function(f"document.body.dataset.seq !== '{before}'")
+    pg.click("#finish")
+    if phone:
+        pg.click("#tabs [data-tab=field]")
+    pg.wait_for_selector("#field .sleeve-target")
+    _shot(pg, shot_dir, "sleeve-preview", size)
+
+    # the end
+    game = create_game(server, seed=62)
+    play_api(server, game, 0, _pick(["buy 3", "buy 2", "vale", "buy", "push", "finish"]), lambda s: False, limit=5000)
+    open_seat(pg, server, game)
+    pg.wait_for_selector("#end table.scores")
+    _shot(pg, shot_dir, "end", size)

@@ -1,0 +1,395 @@
+"""The table as a Mystic Vale player meets it, in Chromium: the two-click push without holes, automatic
+reveal, other players' turns played back step by step (and at once with animations off), the spoil
+banner, the sleeve preview, zoom, the end screen with rematch, and the phone layout."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from urllib.parse import urljoin
+
+import pytest
+
+from browser_helpers import (MY_TURN, create_game, http_json, no_horizontal_scroll, no_playback, open_seat, play_api,
+                             seq, use_settings, wait_seq_change)
+
+pytestmark = pytest.mark.browser
+
+SETS = ("base", "vale_of_magic", "twilight_garden")
+
+
+def _first(prefixes):
+    def choose(st):
+        for p in prefixes:
+            for a in st["legal_actions"]:
+                if a.startswith(p):
+                    return a
+        return st["legal_actions"][0]
+    return choose
+
+
+# -- the two-click push ----------------------------------------------------------------------------
+def test_two_click_push_has_no_holes(page, server, browser):
+    game = create_game(server, seed=44)
+    token = game["seats"][0]["token"]
+    no_playback(page)
+    open_seat(page, server, game)
+    page.wait_for_function(MY_TURN)
+    page.wait_for_selector("#deck.clickable")
+    # Push is offered nowhere but on the deck, and one click only arms it.
+    assert page.locator("[data-action=push]").count() == 0
+    before = seq(page)
+    page.click("#deck")
+    page.wait_for_selector("#deck.armed")
+    page.wait_for_timeout(300)
+    assert seq(page) == before
+    assert "click again" in page.inner_text("#deck")
+    # The game moves on between the two clicks (another tab pushes): the second click only arms.
+    http_json("POST", f"{server}/api/games/{game['id']}/actions",
+              {"token": token, "action": "push", "seq": int(before)})
+    wait_seq_change(page, before)
+    moved = seq(page)
+    if page.locator("#deck.clickable").count():
+        page.click("#deck")
+        page.wait_for_selector("#deck.armed")
+        page.wait_for_timeout(300)
+        assert seq(page) == moved
+        # A click while the push is on its way is neither lost nor a push: it arms the deck for
+        # the next card once the answer is there.
+        pushes = page.inner_text("#log").count("Player 1 pushes")
+        turns = page.inner_text("#log").count("Player 1's turn")
+        # (the page's requests for actions take 0.6 s from here on)
+        page.evaluate("""() => { const f = window.fetch; window.fetch = async (url, opts) => {
+            if (String(url).includes('/actions')) await new Promise((r) => setTimeout(r, 600));
+            return f(url, opts); }; }""")
+        page.click("#deck")                       # the second click: pushes (slowly)
+        page.wait_for_function("document.body.classList.contains('busy')")
+        page.click("#deck", force=True)           # a third click while it is on its way
+        assert page.evaluate("document.body.classList.contains('busy')")
+        wait_seq_change(page, moved)
+        page.wait_for_timeout(600)
+        assert page.inner_text("#log").count("Player 1 pushes") == pushes + 1    # one push, not two
+        if page.inner_text("#log").count("Player 1's turn") == turns and page.locator("#deck.clickable").count():
+            assert page.locator("#deck.armed").count() == 1      # still this Planting: armed for the next card
+
+
+def test_automatic_reveal_never_takes_a_deliberate_click(page, server):
+    game = create_game(server, seed=42)
+    use_settings(page, animations=True, autoReveal=False, autoRevealLimit=9)
+    open_seat(page, server, game)
+    page.wait_for_function(MY_TURN)
+    page.wait_for_selector("#deck.clickable")
+    before = seq(page)
+    page.click("#deck")                           # the player starts a push by hand ...
+    page.check("#auto-reveal")                    # ... and switches automatic reveal on meanwhile
+    page.wait_for_timeout(1200)
+    assert seq(page) == before                    # automatic reveal waits: the deck is armed by hand
+    assert page.locator("#deck.armed").count() == 1
+    page.click("#deck")                           # the deliberate second click pushes
+    wait_seq_change(page, before)
+    # From here automatic reveal plays on by itself (decay below 9), never arming the deck.
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {int(before) + 2}", timeout=10_000)
+    assert page.locator("#deck.armed").count() == 0
+
+
+def test_automatic_reveal_works_at_the_start_of_a_turn(page, server):
+    # A game where the bot has the star: our first turn starts after its turn, played back step by step.
+    for seed in range(43, 80):
+        game = create_game(server, seed=seed, bots={"1": "greedy"})
+        if http_json("GET", f"{server}/api/games/{game['id']}/state")["observation"]["first_player"] == 1:
+            break
+    use_settings(page, animations=True, autoReveal=True, autoRevealLimit=9)
+    open_seat(page, server, game)
+    page.wait_for_function("document.querySelector('#log') && /Player 1 pushes/.test(document.querySelector('#log').innerText)",
+                           timeout=30_000)
+    kinds = page.evaluate("window.mysticvaleClient.table().log.map((e) => [e.k, e.p])")
+    first_push = kinds.index(["push", 0])
+    assert ["turn", 1] in kinds[:first_push] and ["turn", 0] in kinds[:first_push]       # after the bot's turn
+
+
+# -- playback ----------------------------------------------------------------------------------------
+_RECORD = """() => {
+  window.__shown = [];
+  window.__prompts = [];
+  new MutationObserver(() => {
+    const s = Number(document.body.dataset.seq);
+    const last = window.__shown[window.__shown.length - 1];
+    if (!last || last[0] !== s) window.__shown.push([s, performance.now(), window.mysticvaleClient.table().lastBy]);
+    if (document.body.dataset.playing === 'yes') window.__prompts.push(document.querySelector('#prompt').innerText);
+    // cards moving: animations of elements that moved (requestAnimationFrame: after they started)
+    requestAnimationFrame(() => { window.__moving = Math.max(window.__moving || 0,
+      document.getAnimations().filter((a) => a.effect && a.effect.target && a.effect.target.closest('[data-flip], .ghost-fly')).length); });
+  }).observe(document.body, { attributes: true, attributeFilter: ["data-seq", "data-playing"] });
+}"""
+
+
+@pytest.mark.parametrize("animations", [True, False])
+def test_other_players_turns_play_back_one_step_at_a_time(page, server, animations, shot_dir):
+    game = create_game(server, seed=44, bots={"1": "greedy", "2": "greedy"}, players=3)
+    use_settings(page, animations=animations)
+    open_seat(page, server, game)
+    page.wait_for_function(MY_TURN, timeout=30_000)
+    page.evaluate(_RECORD)
+    before = seq(page)
+    if page.locator("#buttons [data-action=pass]").count():
+        page.click("#buttons [data-action=pass]")
+    wait_seq_change(page, before)
+    page.wait_for_function(MY_TURN, timeout=20_000)
+    # finish the Harvest (and, with Finish Turn, the turn): the bots' turns follow
+    before = seq(page)
+    page.click("#finish")
+    page.wait_for_function(f"document.body.dataset.seq !== '{before}'")
+    for _ in range(4):
+        page.wait_for_timeout(150)
+        if page.evaluate("document.body.dataset.myturn") != "yes":
+            break
+        if page.locator("#field .sleeve-target").count():
+            page.click("#field .sleeve-target >> nth=0")
+        elif page.locator("#finish").count():
+            page.click("#finish")                 # Finish Turn
+        page.wait_for_timeout(100)
+    if animations:
+        page.wait_for_selector("body[data-playing=yes]", timeout=10_000)
+        page.wait_for_timeout(250)
+        page.screenshot(path=str(shot_dir / "playback-desktop.png"))
+    page.wait_for_function(MY_TURN + " && document.body.dataset.playing === 'no'", timeout=60_000)
+    if animations:
+        prompts = page.evaluate("window.__prompts")
+        assert prompts and all("step by step" in p for p in prompts), prompts
+        assert page.evaluate("window.__moving") > 0            # the cards moved to where they went
+    else:
+        assert not page.evaluate("window.__moving")
+    shown = page.evaluate("window.__shown")
+    seqs = [s for s, _, _ in shown]
+    assert seqs == sorted(seqs)
+    steps = [(b[1] - a[1], b[0] - a[0]) for a, b in zip(shown, shown[1:])]
+    # the time between two versions both made by bots
+    bot_steps = [b[1] - a[1] for a, b in zip(shown, shown[1:]) if a[2] in (1, 2) and b[2] in (1, 2)]
+    if animations:
+        # every version shown, one after the other, 0.4 s apart (or later, when a bot thinks longer)
+        assert all(ds == 1 for _, ds in steps), steps
+        # (measured when each step is on screen: a slow drawing of one step shortens the next gap)
+        assert len(bot_steps) >= 3 and min(bot_steps) >= 250 and statistics.median(bot_steps) >= 380, bot_steps
+    else:
+        # at once: the bots' versions are there as soon as they come (no 0.4 s steps)
+        assert sum(1 for dt in bot_steps if dt >= 350) <= len(bot_steps) // 3, bot_steps
+
+
+def test_spoil_banner_and_the_log_in_the_games_words(page, server, shot_dir):
+    game = create_game(server, seed=45)
+    no_playback(page)
+    open_seat(page, server, game)
+    page.evaluate("""() => { window.__banners = [];
+      new MutationObserver(() => { const b = document.querySelector('#big-banner');
+        if (b && !b.hidden) window.__banners.push(b.innerText); })
+        .observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["hidden"] }); }""")
+    for _ in range(40):                          # push every time until we spoil
+        page.wait_for_function(MY_TURN)
+        if page.evaluate("window.__banners.length"):
+            break
+        before = seq(page)
+        if page.locator("#deck.clickable").count():
+            page.click("#deck")
+            page.click("#deck")
+        elif page.locator("#finish").count():
+            page.click("#finish")
+        elif page.locator("#buttons [data-action=pass]").count():
+            page.click("#buttons [data-action=pass]")
+        else:
+            page.click("#field .sleeve-target >> nth=0")
+        wait_seq_change(page, before)
+    page.wait_for_function("window.__banners.length > 0")
+    text = page.evaluate("window.__banners[0]")
+    assert re.fullmatch(r"You spoiled with \d+ decay", text.strip()), text
+    n = int(re.search(r"\d+", text).group())
+    assert n >= 4
+    page.screenshot(path=str(shot_dir / "spoil-banner.png"))
+    log = page.inner_text("#log")
+    assert f"Player 1 spoils with {n} decay" in log
+    assert not re.search(r"#\d|@(top|middle|bottom)", log)        # card names, not notation
+
+
+# -- sleeve preview, zoom ----------------------------------------------------------------------------
+def test_sleeve_preview_zoom_and_the_numbers_in_view(page, server, shot_dir):
+    game = create_game(server, seed=47, sets=SETS)
+    # Our Harvest: buy two Fertile Soils of one slot, then end the Harvest: where to sleeve is asked.
+    st = play_api(server, game, 0, _first(["pass"]), lambda s: s["observation"]["phase"] == "harvest")
+    assert st["observation"]["phase"] == "harvest"
+    no_playback(page)
+    open_seat(page, server, game)
+    page.wait_for_function(MY_TURN)
+    # the sticky bar: mana left, buys left, End Harvest
+    bar = page.inner_text("#actionbar")
+    assert "buys 0/2 · vales 0/2" in bar and "End Harvest" in bar
+    assert re.search(r"spoils at 4 net decay; you show -?\d+", page.inner_text("#field"))
+    # zoom: hovering a commons card shows it large with its text
+    page.hover("#supply [data-commons='1.1']")
+    page.wait_for_selector("#zoom:not([hidden]) .face.zoomed")
+    assert page.locator("#zoom .zoom-text li").count() >= 1
+    page.screenshot(path=str(shot_dir / "zoom-desktop.png"))
+    page.mouse.move(5, 5)
+    page.wait_for_selector("#zoom[hidden]", state="attached")
+    for _ in range(2):
+        soil = page.locator("#supply .soil.clickable[data-soil=top]")
+        if not soil.count():
+            break
+        before = seq(page)
+        soil.click()
+        wait_seq_change(page, before)
+    before = seq(page)
+    page.click("#finish")
+    wait_seq_change(page, before)
+    if page.locator("#field .sleeve-target").count() == 0:
+        pytest.skip("only one card could take the advancement: sleeved without asking")
+    # each target drawn with the new advancement in its slot; taken slots cannot be chosen
+    assert page.locator("#field .sleeve-target .layer.ghost").count() == page.locator("#field .sleeve-target").count()
+    blocked = page.locator("#field .sleeve-blocked")
+    if blocked.count():
+        assert "top slot taken" in blocked.first.inner_text()
+        assert blocked.first.get_attribute("data-action") is None
+    assert "Choose the card to sleeve Fertile Soil on (top slot)" in page.inner_text("#field")
+    page.screenshot(path=str(shot_dir / "sleeve-preview-desktop.png"), full_page=True)
+    target = page.locator("#field .sleeve-target").first
+    card = target.get_attribute("data-card")
+    before = seq(page)
+    target.click()
+    wait_seq_change(page, before)
+    page.wait_for_function(f"""() => {{ const v = window.mysticvaleClient.table().view.observation;
+        const all = v.players[0].field.concat(v.players[0].discard || [], v.players[0].deck || []);
+        const c = all.find((x) => x.id === {card});
+        return c && c.advancements.includes('Fertile Soil@top'); }}""")
+
+
+def test_long_press_zooms_on_a_phone_without_buying(browser, server, shot_dir):
+    game = create_game(server, seed=47)
+    play_api(server, game, 0, _first(["pass"]), lambda s: s["observation"]["phase"] == "harvest")
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        pg = ctx.new_page()
+        pg.add_init_script("localStorage.setItem('mysticvale.settings', JSON.stringify({animations: false}))")
+        open_seat(pg, server, game)
+        pg.wait_for_function(MY_TURN)
+        pg.click("#tabs [data-tab=commons]")
+        target = pg.locator("#supply .soil.clickable").first
+        target.scroll_into_view_if_needed()
+        box = target.bounding_box()
+        before = seq(pg)
+        cdp = ctx.new_cdp_session(pg)
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 3
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        pg.wait_for_timeout(700)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        pg.wait_for_selector("#zoom.touch:not([hidden])")
+        pg.screenshot(path=str(shot_dir / "zoom-phone.png"))
+        pg.wait_for_timeout(500)
+        assert seq(pg) == before                   # the long press bought nothing
+        pg.click("#zoom")
+        pg.wait_for_selector("#zoom[hidden]", state="attached")
+    finally:
+        ctx.close()
+
+
+# -- the end ---------------------------------------------------------------------------------------
+def test_end_screen_is_labelled_reopens_and_starts_a_rematch(page, server, shot_dir):
+    game = create_game(server, seed=48)
+    token = game["seats"][0]["token"]
+    st = play_api(server, game, 0, _first(["push", "buy 3", "buy 2", "vale", "buy", "finish"]), lambda s: False,
+                  limit=5000)
+    assert st["observation"]["over"]
+    no_playback(page)
+    open_seat(page, server, game)
+    page.wait_for_selector("#end table.scores")
+    rows = page.locator("#end tbody th").all_inner_texts()
+    assert all(r.strip() for r in rows)
+    assert any("Tie-break" in r and "level-3 advancements + level-2 vales" in r for r in rows)
+    page.screenshot(path=str(shot_dir / "end-screen-desktop.png"))
+    page.click("#end .close")
+    page.wait_for_selector("#end", state="detached")
+    page.click("#scores-btn")                                   # reopened from the top bar
+    page.wait_for_selector("#end table.scores")
+    page.click("#rematch")
+    page.wait_for_url(re.compile(r"/games/(?!" + re.escape(game["id"]) + r")[^#?]+#token=" + re.escape(token)))
+    page.wait_for_selector("#field")
+    page.wait_for_function(MY_TURN)
+    assert page.locator("#players .player.me").get_attribute("data-seat") == "0"
+    assert "bot random" in page.inner_text("#players")
+    assert page.evaluate("document.body.dataset.over") == "no"
+
+
+# -- phone -------------------------------------------------------------------------------------------
+def test_phone_harvest_needs_no_long_scroll(browser, server, shot_dir):
+    game = create_game(server, seed=49, sets=SETS, players=3, bots={"1": "greedy", "2": "greedy"})
+    play_api(server, game, 0, _first(["pass"]), lambda s: s["observation"]["phase"] == "harvest")
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        pg = ctx.new_page()
+        pg.add_init_script("localStorage.setItem('mysticvale.settings', JSON.stringify({animations: false}))")
+        open_seat(pg, server, game)
+        pg.wait_for_function(MY_TURN)
+        bar = pg.locator("#actionbar").bounding_box()
+        assert bar["y"] + bar["height"] <= 844 + 1 and bar["y"] > 600          # at the bottom, in view
+        text = pg.inner_text("#actionbar")
+        assert "buys 0/2" in text and "End Harvest" in text
+        assert pg.locator("#actionbar #resources .res-mana").count() == 1
+        for tab in ("field", "commons", "players", "log"):
+            pg.click(f"#tabs [data-tab={tab}]")
+            pg.wait_for_selector(f".table[data-tab={tab}]")
+            width, inner = no_horizontal_scroll(pg)
+            assert width <= inner, f"the {tab} tab scrolls sideways: {width} > {inner}"
+            visible = pg.evaluate("[...document.querySelectorAll('section[data-tab]')].filter(s => s.offsetParent).map(s => s.dataset.tab)")
+            assert set(visible) == {tab}, visible
+            pg.screenshot(path=str(shot_dir / f"phone-harvest-{tab}.png"))
+        # the commons tab holds every buy within a short scroll
+        pg.click("#tabs [data-tab=commons]")
+        height = pg.evaluate("document.documentElement.scrollHeight")
+        assert height < 844 * 2.6, height
+        before = seq(pg)
+        pg.click("#finish")                     # End Harvest from the sticky bar
+        wait_seq_change(pg, before)
+    finally:
+        ctx.close()
+
+
+# -- Finish Turn ---------------------------------------------------------------------------------------
+def test_finish_turn_ends_the_turn_and_a_sleeve_can_be_undone(page, server, shot_dir):
+    game = create_game(server, seed=47, sets=SETS)
+    st = play_api(server, game, 0, _first(["pass"]), lambda s: s["observation"]["phase"] == "harvest")
+    if not http_json("GET", f"{server}/api/games/{game['id']}/updates")["updates"][0]["view"]["options"]["finish_turn"]:
+        pytest.skip("this engine has no finish_turn option yet: the Harvest's end ends the turn")
+    no_playback(page)
+    open_seat(page, server, game)
+    page.wait_for_function(MY_TURN)
+    assert page.inner_text("#finish") == "End Harvest"
+    before = seq(page)
+    page.click("#supply .soil.clickable[data-soil=top]")
+    wait_seq_change(page, before)
+    before = seq(page)
+    page.click("#finish")                                    # End Harvest
+    wait_seq_change(page, before)
+    page.wait_for_function(MY_TURN)
+    if page.locator("#field .sleeve-target").count():        # where to sleeve: choose
+        before = seq(page)
+        page.click("#field .sleeve-target >> nth=0")
+        wait_seq_change(page, before)
+        page.wait_for_function(MY_TURN)
+    # the turn is not over: Finish Turn ends it, and until then the sleeve can be taken back
+    assert page.inner_text("#finish") == "Finish Turn"
+    assert "Press Finish Turn" in page.inner_text("#prompt")
+    page.screenshot(path=str(shot_dir / "finish-turn-desktop.png"))
+    log = page.inner_text("#log")
+    assert "sleeves Fertile Soil (top)" in log
+    before = seq(page)
+    page.click("#undo")
+    wait_seq_change(page, before)
+    assert page.inner_text("#log").count("sleeves Fertile Soil (top)") == log.count("sleeves Fertile Soil (top)") - 1
+    for _ in range(3):                                       # sleeve again (or End Harvest again)
+        page.wait_for_function(MY_TURN)
+        if page.locator("#finish").count() and page.inner_text("#finish") == "Finish Turn":
+            break
+        before = seq(page)
+        page.click("#field .sleeve-target >> nth=0" if page.locator("#field .sleeve-target").count() else "#finish")
+        wait_seq_change(page, before)
+    before = seq(page)
+    page.click("#finish")                                    # Finish Turn
+    wait_seq_change(page, before)
+    assert "Player 1 finishes the turn" in page.inner_text("#log")
