@@ -28,6 +28,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: The browser tests are one client address that creates a few dozen games within a minute (each
+#: test its own); the server's per-address bounds (20 games a minute by default) are for strangers,
+#: and tests/server/test_bad_input.py checks them.  Without this a full run answered 429.
+BROWSER_TEST_LIMITS = ("--games-per-minute", "1000", "--bot-only-per-minute", "1000")
+
+
 class ServerProcess:
     """``mysticvale serve`` as a subprocess on 127.0.0.1:``port`` with its SQLite file in ``data_dir``."""
 
@@ -42,7 +48,7 @@ class ServerProcess:
         """Start the server and wait until /api/health answers; RuntimeError with its log if not."""
         cmd = [sys.executable, "-c", "from mysticvale.cli.main import app; app()", "serve",
                "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data_dir),
-               "--allow-seed"]
+               "--allow-seed", *BROWSER_TEST_LIMITS]
         log = open(self.log_path, "a")
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=self.data_dir)
         log.close()
