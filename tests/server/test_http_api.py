@@ -33,7 +33,7 @@ def test_create_returns_tokens_links_and_bots(client):
     for s in humans:
         assert s["url"].endswith(f"/games/{g['id']}#token={s['token']}")     # a fragment: never sent to a server
     bot = g["seats"][2]
-    assert bot == {"seat": 2, "token": None, "url": g["spectator_url"], "bot": "random"}
+    assert bot == {"seat": 2, "token": None, "url": g["spectator_url"], "bot": "random", "name": None, "open": False}
     assert g["spectator_url"].endswith(f"/games/{g['id']}")
 
 

@@ -37,13 +37,30 @@ def command(
     forwarded_allow_ips: str = typer.Option(None, help="proxies whose X-Forwarded-For is trusted for the client "
                                                        "address (comma-separated; '*' for any)"),
     log_level: str = typer.Option("warning", help="uvicorn log level"),
+    # e-mail "your turn" messages (issue 15)
+    smtp: str = typer.Option(None, envvar="MYSTICVALE_SMTP",
+                             help="send 'your turn' e-mails through this SMTP server: smtp://user:pass@host:port "
+                                  "(STARTTLS when offered) or smtps://user:pass@host:port; needs --public-url. "
+                                  "The environment variable MYSTICVALE_SMTP keeps the password out of the process "
+                                  "list"),
+    mail_from: str = typer.Option(None, help="the From: of e-mails (default: Mystic Vale <noreply@public host>)"),
+    mail_delay: float = typer.Option(120.0, min=0, help="seconds a turn waits before its e-mail: a player who acts "
+                                                         "sooner gets none"),
 ) -> None:
     """Serve the game in the browser; prints the address to open."""
     import uvicorn
     from rich.console import Console
 
     from ..server import normalize_url, sqlite_url
+    from ..server.notify import parse_smtp_url
 
+    if smtp:
+        if not public_url:
+            raise typer.BadParameter("--smtp needs --public-url: e-mails link to the game at that address")
+        try:
+            described = parse_smtp_url(smtp).describe()
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
     url = normalize_url(database) if database else sqlite_url(data_dir)
     console = Console()
     if workers > 1 and not url.startswith("postgresql"):
@@ -58,10 +75,11 @@ def command(
     config = {"database": url, "allow_seed": allow_seed, "public_url": public, "max_think": max_think,
               "bot_workers": bot_workers, "games_per_minute": games_per_minute,
               "bot_only_per_minute": bot_only_per_minute, "max_bot_only_games": max_bot_only_games,
-              "watch_parent": workers > 1}
+              "watch_parent": workers > 1, "smtp": smtp, "mail_from": mail_from, "mail_delay": mail_delay}
     where = url if url.startswith("sqlite") else url.split("@")[-1]
     console.print(f"Mystic Vale is served at [bold]{public}/[/bold]  (API: {public}/docs; database: {where}"
-                  f"{f'; {workers} processes' if workers > 1 else ''})", highlight=False, soft_wrap=True)
+                  f"{f'; {workers} processes' if workers > 1 else ''}; e-mail: {described if smtp else 'off'})",
+                  highlight=False, soft_wrap=True)
     console.file.flush()
     options = dict(host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE,
                    proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips)
@@ -77,10 +95,17 @@ def build_app(config: dict):
     from ..server import create_app
     from ..server.limits import Limits
 
+    from ..server.notify import MailSettings, default_sender, parse_smtp_url
+
     limits = Limits(max_think=config["max_think"], games_per_minute=config["games_per_minute"],
                     bot_only_per_minute=config["bot_only_per_minute"], max_bot_only_games=config["max_bot_only_games"])
+    mail = None
+    if config.get("smtp"):
+        public = config["public_url"]
+        mail = MailSettings(parse_smtp_url(config["smtp"]), public, config.get("mail_from") or default_sender(public),
+                            delay=config.get("mail_delay", 120.0))
     return create_app(config["database"], allow_seed=config["allow_seed"], public_url=config["public_url"],
-                      bot_workers=config["bot_workers"], limits=limits)
+                      bot_workers=config["bot_workers"], limits=limits, mail=mail)
 
 
 def app_from_environment():

@@ -7,7 +7,7 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Header, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
@@ -23,6 +23,8 @@ from .privacy import SecurityHeaders, install_log_redaction, invitation_url, web
 from .schemas import (ActionRequest, ChangeResult, CreatedGame, CreateGame, GameState, GameSummary,
                       RematchRequest, SeatLink, UndoRequest)
 from . import card_catalogue
+from . import people_api          # issue 15: people, claims, chat, e-mail
+from .notify import MailSettings
 from .sessions import Applied, BadInput, GameError, GameSession, NotFound, SessionManager
 from .storage import Storage
 from .updates import PROTOCOL, messages_json
@@ -99,14 +101,15 @@ WebSocket messages use permessage-deflate when the browser offers it.
 def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path | None = None,
                bot_workers: int = 2, bot_threads: int = 2, public_url: str | None = None,
                limits: Limits | None = None, max_cached: int = 256, max_live: int = 4096,
-               sweep_every: float = 1.0) -> FastAPI:
+               sweep_every: float = 1.0, mail: MailSettings | None = None) -> FastAPI:
     """The server application for the database at ``database_url`` (SQLite or PostgreSQL URL).
 
     ``allow_seed`` lets ``POST /api/games`` fix the seed (tests, reproducible games);
     ``public_url`` is where people reach this server (invitation links start with it; without
     it they are relative links); ``limits`` bounds what clients may ask for; ``bot_workers``
     search processes and ``bot_threads`` threads play the bots.  On PostgreSQL, several
-    processes may serve the same database (:mod:`mysticvale.server.cluster`).
+    processes may serve the same database (:mod:`mysticvale.server.cluster`).  ``mail``: how
+    to send "your turn" e-mail (None: no e-mail).
     """
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     limits = limits if limits is not None else Limits()
@@ -126,12 +129,14 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         app.state.manager = manager
         app.state.creations = CreationLimiter(limits)
         app.state.messages = MessageLimiter(limits)
+        people_api.start(app, storage, manager)        # issue 15: before the bots resume, to hear their moves
         resumed = await run_in_threadpool(manager.resume_bots)
         if resumed:
             log.info("resumed bots in %d game(s)", resumed)
         try:
             yield
         finally:
+            await run_in_threadpool(people_api.stop, app)
             await run_in_threadpool(manager.close)
             storage.close()
             if held is not None:
@@ -144,6 +149,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     # Compress answers of 1 kB and more (states, catalogue, client files) for clients that accept it.
     app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=6)
+    people_api.install(app, mail=mail, public_url=public_url)     # issue 15: people and chat routes
 
     def manager_of(request: Request | WebSocket) -> SessionManager:
         return request.app.state.manager
@@ -168,11 +174,15 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
               responses={422: {"description": "invalid options (unknown set, bot, rule set; leaders unavailable)"},
                          429: {"description": "this client created too many games in the last minute"},
                          503: {"description": "the server runs too many bot-only games or holds too many games"}})
-    def create_game(body: CreateGame, request: Request) -> dict:
+    def create_game(body: CreateGame, request: Request,
+                    creator: people_api.Person | None = Depends(people_api.creator)) -> dict:
         """Create a game.  Every seat not given a bot is a human seat and gets a secret token and an
         invitation link `{public URL}/games/{id}#token=T`.  Bot seats play on the server as soon as it is
-        their turn."""
+        their turn.  With a personal key (`X-Player-Key`) your seat is claimed for you and the invitation
+        links are kept for you (`GET /api/people/me/games`); `open_seats` may be claimed by anyone with the
+        game link."""
         manager = manager_of(request)
+        plan = people_api.plan_create(body, creator)   # issue 15: checked before anything is stored
         bots_by_seat = {int(k): v for k, v in body.bots.items()}
         bot_only = len(bots_by_seat) == body.players
         client = request.client.host if request.client else "unknown"
@@ -186,7 +196,9 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         seats = [SeatLink(seat=s.seat, token=tokens.get(s.seat), bot=s.bot,
                           url=invitation_url(base, session.id, tokens.get(s.seat)))
                  for s in session.seats]
-        return {"id": session.id, "seats": seats, "spectator_url": spectator}
+        response = {"id": session.id, "seats": seats, "spectator_url": spectator}
+        people_api.after_create(request, plan, session.id, tokens, response)   # issue 15: claims, invitations
+        return response
 
     @app.get("/api/games/{game_id}/state", response_model=None, summary="A seat's view", tags=["games"],
              responses={200: {"model": GameState}, 403: {"description": "wrong token"},

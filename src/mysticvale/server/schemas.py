@@ -33,6 +33,14 @@ class CreateGame(BaseModel):
     seed: int | None = Field(None, ge=0, lt=2**63,
                              description="fixed seed for reproducible games; refused unless the server runs with "
                                          "--allow-seed (a known seed reveals every hidden order)")
+    # issue 15 (people): the creator's own seat and seats anyone with the game link may claim
+    creator_seat: int | None = Field(
+        None, ge=0, le=3, description="with your personal key (X-Player-Key): the seat you play, claimed for you "
+                                      "at once; default the lowest human seat that is not open")
+    open_seats: list[int] = Field(
+        default_factory=list, max_length=4,
+        description="human seats that anyone with the game link may claim (first come); their tokens are given "
+                    "to whoever claims them, not to the creator")
 
     @field_validator("sets")
     @classmethod
@@ -56,15 +64,26 @@ class CreateGame(BaseModel):
                 raise ValueError(f"bot spec for seat {k} is too long")
         return v
 
+    @field_validator("open_seats")
+    @classmethod
+    def _open_seats(cls, v: list[int]) -> list[int]:
+        if len(set(v)) != len(v):
+            raise ValueError("a seat is listed twice in open_seats")
+        if any(not 0 <= s <= 3 for s in v):
+            raise ValueError("open_seats are seat indices 0-3")
+        return v
+
 
 class SeatLink(BaseModel):
     seat: int
-    token: str | None = Field(description="secret of a human seat (null for a bot seat): whoever holds it "
-                                          "plays that seat")
+    token: str | None = Field(description="secret of a human seat (null for a bot seat and an open seat): whoever "
+                                          "holds it plays that seat")
     url: str = Field(description="invitation link for a human seat ({public URL}/games/{id}#token=T: the token "
                                  "is in the fragment, which browsers never send to a server); the spectator "
-                                 "link for a bot seat")
+                                 "link for a bot seat and an open seat")
     bot: str | None
+    name: str | None = Field(None, description="name of the person holding the seat (the creator's own seat)")
+    open: bool = Field(False, description="an open seat: anyone with the game link may claim it")
 
 
 class CreatedGame(BaseModel):

@@ -200,6 +200,17 @@ class Applied:
     repeated: bool = False
 
 
+@dataclass(frozen=True)
+class TurnInfo:
+    """A game's position as far as notifications care: its record count and who is to decide."""
+
+    game_id: str
+    seq: int
+    current_player: int | None
+    turn: int
+    over: bool
+
+
 @dataclass
 class _Entry:
     """An action that is part of the current game, with (while it may still be undone) the game before it."""
@@ -288,6 +299,12 @@ class GameSession:
             # Built once per seat and seq (sockets and requests of that seat share it); never mutated.
             self._bodies[seat] = (self.seq, body)
             return body
+
+    def turn_info(self) -> TurnInfo:
+        """Who is to decide now, read in one go (issue 15: lobby updates and "your turn" e-mails)."""
+        with self._lock:
+            g = self.game
+            return TurnInfo(self.id, self.seq, g.current_player, g.state.turn_number, g.is_over())
 
     def summary(self) -> dict[str, Any]:
         """The public summary of the game (for the lobby)."""
@@ -608,6 +625,10 @@ class SessionManager:
         self._sync = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mysticvale-sync")
         self._closed = False
         self.coordinator.start(self)
+        #: Called with the session and ``local`` (False: a change another server process made) after every change of a game, after its bots are kicked (issue 15:
+        #: people's live game lists and "your turn" e-mails).  A listener must return quickly and
+        #: never raise into the game: what it raises is logged and dropped.
+        self.change_listeners: list[Callable[[GameSession, bool], None]] = []
 
     # -- sessions ----------------------------------------------------------------------
     def create(self, players: int, sets: list[str], leaders: bool, ruleset: str, bots: dict[int, str],
@@ -833,6 +854,11 @@ class SessionManager:
 
     def _after_change(self, session: GameSession, local: bool) -> None:
         self.kick(session, claim=local)
+        for listener in list(self.change_listeners):
+            try:
+                listener(session, local)
+            except Exception:
+                log.exception("game %s: a change listener failed", session.id)
 
     def kick(self, session: GameSession, claim: bool = True) -> None:
         """Queue the session's next bot move if a bot is to act, none is queued, and this process

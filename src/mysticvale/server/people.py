@@ -1,0 +1,467 @@
+"""People with names, their personal keys, the seats they hold, invitations and settings.
+
+A **person** is an id and a display name.  What proves that a request comes from that person is
+a **credential**, kept apart from the person: today the *personal key*, a random secret the
+browser keeps (the server stores its SHA-256 only, like seat tokens).  A password or an external
+login would be further kinds of credential for the same person.
+
+A person **holds** a seat by claiming it, with the seat's token (an invitation link) or, for an
+*open* seat, with the game link alone; first come, first served, and one seat per person per game.
+The seat's token is then sealed in the person's vault (:mod:`.sealing`), so the person can open
+their seat with the token on any device where they have their key.  The per-seat tokens keep
+working exactly as before: a claim changes nothing in the game.
+
+The creator of a game (with a personal key) can read back the invitation link of every seat until
+somebody claims it: the token is sealed in the creator's vault.  An open seat's token is stored in
+the clear until it is claimed: anyone with the game link may claim that seat, so its token is no
+better kept than the game id; the creator does not receive it, and it is deleted at the claim.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from email_validator import EmailNotValidError, validate_email
+from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from . import sealing, security
+from .sessions import BadInput, Conflict, GameError
+from .social_tables import (
+    chat_messages, credentials, email_confirmations, game_creators, invitations, people, person_settings, seat_claims,
+)
+from .storage import games, seats
+
+log = logging.getLogger("mysticvale.server.people")
+
+#: Longest display name, in characters, after trimming.
+NAME_MAX = 24
+#: Languages a person may choose for the interface and for e-mail.
+LANGUAGES = ("en", "de")
+#: How long an e-mail confirmation code stays valid (seconds), and how many may be sent per hour.
+CONFIRMATION_TTL = 2 * 24 * 3600
+CONFIRMATIONS_PER_HOUR = 3
+#: Finished games listed by default (the most recent ones); unfinished games are always all listed.
+FINISHED_LISTED = 20
+
+
+class NeedsKey(GameError):
+    """No personal key was sent."""
+
+    status = 401
+
+
+class RateLimited(GameError):
+    """Too many requests of one kind; ``retry_after`` seconds until the next one is taken (answered
+    with a ``Retry-After`` header)."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, int(retry_after + 0.999))
+
+
+# -- names ---------------------------------------------------------------------------
+def clean_name(raw: Any) -> str:
+    """A display name as stored: NFC, trimmed, runs of spaces made one; :class:`BadInput` if unfit.
+
+    Names are shown as text by every client.  Refused: control and invisible formatting characters
+    (they could hide or reorder what others see), nothing visible, more than :data:`NAME_MAX`.
+    """
+    if not isinstance(raw, str):
+        raise BadInput("a name must be text")
+    name = unicodedata.normalize("NFC", raw)
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            raise BadInput(f"a name cannot contain control or invisible characters (U+{ord(ch):04X})")
+    name = " ".join(name.split())          # trimmed; any run of spaces becomes one space
+    if not name:
+        raise BadInput("a name needs at least one visible character")
+    if len(name) > NAME_MAX:
+        raise BadInput(f"a name has at most {NAME_MAX} characters (this one has {len(name)})")
+    return name
+
+
+def clean_email(raw: str) -> str:
+    """A syntactically valid e-mail address in its normal form; :class:`BadInput` if it is not one."""
+    try:
+        return validate_email(raw, check_deliverability=False).normalized
+    except EmailNotValidError as exc:
+        raise BadInput(f"not a valid e-mail address: {exc}") from None
+
+
+# -- records -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Person:
+    """A person as one request knows them: their vault is open for the length of the request."""
+
+    id: str
+    name: str
+    vault: bytes = field(repr=False)
+    credential_id: int = 0
+
+
+@dataclass(frozen=True)
+class Settings:
+    email: str | None = None
+    email_confirmed: bool = False
+    email_turns: bool = False
+    sound: bool | None = None
+    language: str | None = None
+
+
+@dataclass(frozen=True)
+class SeatHolder:
+    """Who sits at a seat, as anyone may see it (no secret)."""
+
+    seat: int
+    bot: str | None
+    name: str | None        # the display name of the person who holds it
+    person_id: str | None   # server-side only: never sent to clients
+    open: bool              # an open seat nobody has claimed yet
+
+
+@dataclass(frozen=True)
+class Claimed:
+    seat: int
+    token: str
+    new: bool               # False when the person already held this seat
+
+
+UNSET: Any = object()
+
+
+class People:
+    """Storage of people and what they hold.  Thread-safe: every method runs its own transaction."""
+
+    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self.clock = clock
+
+    # -- people and keys --------------------------------------------------------------
+    def create(self, name: str) -> tuple[Person, str]:
+        """A new person with this name; returns the person and their personal key (shown once)."""
+        name = clean_name(name)
+        now = self.clock()
+        person_id = secrets.token_urlsafe(12)
+        key = security.new_token()
+        vault = sealing.new_vault_key()
+        with self.engine.begin() as conn:
+            conn.execute(insert(people).values(id=person_id, name=name, created_at=now, updated_at=now))
+            cid = self._add_key(conn, person_id, key, vault, now)
+        return Person(person_id, name, vault, cid), key
+
+    @staticmethod
+    def _add_key(conn: Connection, person_id: str, key: str, vault: bytes, now: float) -> int:
+        res = conn.execute(insert(credentials).values(
+            person_id=person_id, kind="key", lookup=security.token_digest(key), secret=None,
+            vault=sealing.wrap_vault(vault, key, person_id), created_at=now))
+        return int(res.inserted_primary_key[0])
+
+    def authenticate(self, key: str | None) -> Person | None:
+        """The person whose personal key this is, with their vault open; None for any other string."""
+        if not key or len(key) > 128:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(credentials.c.id, credentials.c.person_id, credentials.c.vault, people.c.name)
+                .join(people, people.c.id == credentials.c.person_id)
+                .where(credentials.c.kind == "key", credentials.c.lookup == security.token_digest(key))).first()
+        if row is None:
+            return None
+        try:
+            vault = sealing.unwrap_vault(row.vault, key, row.person_id)
+        except sealing.SealError:
+            log.error("person %s: a key credential does not open its vault", row.person_id)
+            return None
+        return Person(row.person_id, row.name, vault, row.id)
+
+    def rename(self, person: Person, name: str) -> Person:
+        name = clean_name(name)
+        with self.engine.begin() as conn:
+            conn.execute(update(people).where(people.c.id == person.id).values(name=name, updated_at=self.clock()))
+        return Person(person.id, name, person.vault, person.credential_id)
+
+    def replace_key(self, person: Person) -> str:
+        """A new personal key for ``person``; the key used for this request stops working."""
+        key = security.new_token()
+        with self.engine.begin() as conn:
+            self._add_key(conn, person.id, key, person.vault, self.clock())
+            conn.execute(delete(credentials).where(credentials.c.id == person.credential_id))
+        return key
+
+    # -- settings ---------------------------------------------------------------------
+    def settings(self, person_id: str) -> Settings:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(person_settings).where(person_settings.c.person_id == person_id)).first()
+        if row is None:
+            return Settings()
+        return Settings(row.email, bool(row.email_confirmed), bool(row.email_turns), row.sound, row.language)
+
+    def save_settings(self, person_id: str, *, email: Any = UNSET, email_turns: Any = UNSET, sound: Any = UNSET,
+                      language: Any = UNSET, confirm: bool = False) -> tuple[Settings, str | None]:
+        """Change the given settings; returns the new settings and, if the address changed and
+        ``confirm`` is set, the code that confirms it (see :meth:`new_confirmation`).
+
+        A new address is unconfirmed until its confirmation link is used; no address means no
+        "your turn" e-mail.  :class:`BadInput` (nothing changed) for an invalid address or language,
+        or for turn e-mails without an address; :class:`RateLimited` (nothing changed) past the hourly
+        limit of confirmation e-mails.
+        """
+        old = self.settings(person_id)
+        new_email = old.email if email is UNSET else (clean_email(email) if email else None)
+        turns = old.email_turns if email_turns is UNSET else bool(email_turns)
+        if language is not UNSET and language is not None and language not in LANGUAGES:
+            raise BadInput(f"unknown language {language!r}; languages: {', '.join(LANGUAGES)}")
+        if turns and new_email is None:
+            if email_turns is not UNSET:
+                raise BadInput("give an e-mail address to get an e-mail when it is your turn")
+            turns = False           # the address was removed: no more turn e-mails
+        changed = new_email != old.email
+        now = self.clock()
+        values = {
+            "email": new_email, "email_confirmed": old.email_confirmed and not changed, "email_turns": turns,
+            "sound": old.sound if sound is UNSET else sound,
+            "language": old.language if language is UNSET else language, "updated_at": now,
+        }
+        code = None
+        with self.engine.begin() as conn:
+            if changed and new_email and confirm:
+                code = self._new_confirmation(conn, person_id, new_email, now)
+            res = conn.execute(update(person_settings).where(person_settings.c.person_id == person_id).values(**values))
+            if res.rowcount == 0:
+                conn.execute(insert(person_settings).values(person_id=person_id, **values))
+        return self.settings(person_id), code
+
+    def new_confirmation(self, person_id: str, email: str) -> str:
+        """A one-time code that confirms ``email`` for this person.
+
+        :class:`RateLimited` past :data:`CONFIRMATIONS_PER_HOUR` e-mails in an hour for this person, or
+        to this address from anybody: nobody can make the server write to an address over and over.
+        Sent codes are kept (used ones marked expired) until well past their time, for this count.
+        """
+        with self.engine.begin() as conn:
+            return self._new_confirmation(conn, person_id, email, self.clock())
+
+    @staticmethod
+    def _new_confirmation(conn: Connection, person_id: str, email: str, now: float) -> str:
+        code = secrets.token_urlsafe(24)
+        conn.execute(delete(email_confirmations).where(
+            email_confirmations.c.created_at < now - CONFIRMATION_TTL - 3600))
+        for column, value in ((email_confirmations.c.person_id, person_id), (email_confirmations.c.email, email)):
+            recent = conn.execute(select(email_confirmations.c.created_at).where(
+                column == value, email_confirmations.c.created_at > now - 3600)
+                .order_by(email_confirmations.c.created_at)).scalars().all()
+            if len(recent) >= CONFIRMATIONS_PER_HOUR:
+                raise RateLimited(f"at most {CONFIRMATIONS_PER_HOUR} confirmation e-mails per hour; try again later",
+                              recent[-CONFIRMATIONS_PER_HOUR] + 3600 - now)
+        conn.execute(insert(email_confirmations).values(
+            code_digest=security.token_digest(code), person_id=person_id, email=email, created_at=now,
+            expires_at=now + CONFIRMATION_TTL))
+        return code
+
+    def confirm_email(self, code: str) -> bool:
+        """Use a confirmation code: True if it confirmed the address it was sent to."""
+        if not code or len(code) > 128:
+            return False
+        now = self.clock()
+        with self.engine.begin() as conn:
+            row = conn.execute(select(email_confirmations).where(
+                email_confirmations.c.code_digest == security.token_digest(code))).first()
+            if row is None or row.expires_at < now:
+                return False
+            res = conn.execute(update(person_settings).where(
+                person_settings.c.person_id == row.person_id, person_settings.c.email == row.email)
+                .values(email_confirmed=True, updated_at=now))
+            # every code of this person is used up (kept, expired, for the hourly count)
+            conn.execute(update(email_confirmations).where(email_confirmations.c.person_id == row.person_id)
+                         .values(expires_at=0.0))
+            return res.rowcount == 1
+
+    # -- games, seats, claims -----------------------------------------------------------
+    def record_game(self, game_id: str, creator: Person | None, creator_seat: int | None, tokens: dict[int, str],
+                    open_seats: Iterable[int]) -> None:
+        """After a game is created: its creator, the creator's claim, invitations and open seats."""
+        now = self.clock()
+        open_seats = set(open_seats)
+        with self.engine.begin() as conn:
+            if creator is not None:
+                conn.execute(insert(game_creators).values(game_id=game_id, person_id=creator.id, created_at=now))
+                if creator_seat is not None:
+                    conn.execute(insert(seat_claims).values(
+                        game_id=game_id, seat=creator_seat, person_id=creator.id, claimed_at=now,
+                        sealed_token=sealing.seal_token(creator.vault, tokens[creator_seat], game_id, creator_seat)))
+            rows = []
+            for seat, token in sorted(tokens.items()):
+                if seat in open_seats:
+                    rows.append({"game_id": game_id, "seat": seat, "open": True, "token": token, "sealed_token": None,
+                                 "creator_id": creator.id if creator else None, "created_at": now})
+                elif creator is not None and seat != creator_seat:
+                    rows.append({"game_id": game_id, "seat": seat, "open": False, "token": None,
+                                 "sealed_token": sealing.seal_token(creator.vault, token, game_id, seat),
+                                 "creator_id": creator.id, "created_at": now})
+            if rows:
+                conn.execute(insert(invitations), rows)
+
+    def claim(self, person: Person, game_id: str, seat: int, token: str | None) -> Claimed:
+        """``person`` takes ``seat`` of ``game_id``.
+
+        ``token`` is that seat's token, already checked by the caller against the game; None asks
+        for an open seat.  :class:`Conflict` (nothing changed) if the seat is someone else's, if the
+        person holds another seat of this game, or if the seat is not open and no token was given.
+        """
+        now = self.clock()
+        try:
+            with self.engine.begin() as conn:
+                held = {row.seat: row for row in conn.execute(
+                    select(seat_claims).where(seat_claims.c.game_id == game_id))}
+                row = held.get(seat)
+                if row is not None and row.person_id == person.id:
+                    return Claimed(seat, sealing.unseal_token(person.vault, row.sealed_token, game_id, seat), False)
+                if row is not None:
+                    name = conn.execute(select(people.c.name).where(people.c.id == row.person_id)).scalar()
+                    raise Conflict(f"seat {seat} is already taken by {name}")
+                mine = next((r.seat for r in held.values() if r.person_id == person.id), None)
+                if mine is not None:
+                    raise Conflict(f"you already play seat {mine} in this game; one seat per person")
+                inv = conn.execute(select(invitations).where(invitations.c.game_id == game_id,
+                                                             invitations.c.seat == seat)).first()
+                if token is None:
+                    if inv is None or not inv.open or not inv.token:
+                        raise Conflict(f"seat {seat} is not an open seat: it is taken with its invitation link")
+                    token = inv.token
+                conn.execute(insert(seat_claims).values(
+                    game_id=game_id, seat=seat, person_id=person.id, claimed_at=now,
+                    sealed_token=sealing.seal_token(person.vault, token, game_id, seat)))
+                conn.execute(delete(invitations).where(invitations.c.game_id == game_id, invitations.c.seat == seat))
+        except IntegrityError:
+            raise Conflict("somebody else claimed this seat just now, or you took another seat of this game") from None
+        return Claimed(seat, token, True)
+
+    def holders(self, game_id: str) -> list[SeatHolder]:
+        """Every seat of a game with its bot, its holder's name and whether it is open ([] if no game)."""
+        with self.engine.connect() as conn:
+            return _holders(conn, [game_id]).get(game_id, [])
+
+    def people_of_game(self, game_id: str) -> set[str]:
+        """Ids of the people holding a seat of the game or having created it."""
+        with self.engine.connect() as conn:
+            held = conn.execute(select(seat_claims.c.person_id).where(seat_claims.c.game_id == game_id)).scalars()
+            made = conn.execute(select(game_creators.c.person_id).where(game_creators.c.game_id == game_id)).scalars()
+            return set(held) | set(made)
+
+    def holder_of(self, game_id: str, seat: int) -> str | None:
+        """The id of the person holding ``seat``, if any."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(seat_claims.c.person_id).where(
+                seat_claims.c.game_id == game_id, seat_claims.c.seat == seat)).scalar()
+
+    def game_rows(self, person: Person, *, finished: int = FINISHED_LISTED,
+                  only: str | None = None) -> list[dict[str, Any]]:
+        """The person's games, those where it is their turn first, then running, then finished.
+
+        Each row (see ``people_schemas.MyGame``) holds only what the person may know: everybody's
+        names and the public summary, the person's own seat token, and (for the creator) the
+        tokens of seats nobody has claimed yet.  ``only``: just that game (or nothing).
+        """
+        with self.engine.connect() as conn:
+            mine = {r.game_id: r for r in conn.execute(
+                select(seat_claims.c.game_id, seat_claims.c.seat, seat_claims.c.sealed_token)
+                .where(seat_claims.c.person_id == person.id))}
+            made = set(conn.execute(select(game_creators.c.game_id).where(game_creators.c.person_id == person.id))
+                       .scalars())
+            ids = set(mine) | made
+            if only is not None:
+                ids &= {only}
+            if not ids:
+                return []
+            grows = conn.execute(select(games).where(games.c.id.in_(ids))).all()
+            chats = {r.game_id: (r.count, r.last) for r in conn.execute(
+                select(chat_messages.c.game_id, func.count().label("count"),
+                       func.max(chat_messages.c.created_at).label("last"))
+                .where(chat_messages.c.game_id.in_(ids)).group_by(chat_messages.c.game_id))}
+
+            def status(g) -> str:
+                if g.over:
+                    return "finished"
+                m = mine.get(g.id)
+                return "your_turn" if m is not None and g.current_player == m.seat else "running"
+
+            def activity(g) -> float:
+                return max(g.updated_at, chats.get(g.id, (0, 0.0))[1] or 0.0)
+
+            order = {"your_turn": 0, "running": 1, "finished": 2}
+            grows = sorted(grows, key=lambda g: (order[status(g)], -activity(g), g.id))
+            done = [g for g in grows if g.over]
+            grows = [g for g in grows if not g.over] + done[:finished]
+            keep = [g.id for g in grows]
+            holders = _holders(conn, keep)
+            invites: dict[str, list] = {}
+            for r in conn.execute(select(invitations).where(
+                    invitations.c.game_id.in_([g for g in keep if g in made]), invitations.c.creator_id == person.id,
+                    invitations.c.open.is_(False))):
+                invites.setdefault(r.game_id, []).append(r)
+        rows = []
+        for g in grows:
+            m = mine.get(g.id)
+            token = None
+            if m is not None:
+                token = _open_token(person, m.sealed_token, g.id, m.seat)
+            config = json.loads(g.config)
+            invitation_list = []
+            for r in sorted(invites.get(g.id, []), key=lambda r: r.seat):
+                t = _open_token(person, r.sealed_token, g.id, r.seat)
+                if t is not None:
+                    invitation_list.append({"seat": r.seat, "token": t})
+            count, last_chat = chats.get(g.id, (0, None))
+            rows.append({
+                "id": g.id, "seat": m.seat if m is not None else None, "token": token, "status": status(g),
+                "creator": g.id in made,
+                "players": [{"seat": h.seat, "name": h.name, "bot": h.bot, "open": h.open,
+                             "claimed": h.person_id is not None, "you": m is not None and h.seat == m.seat}
+                            for h in holders.get(g.id, [])],
+                "current_player": g.current_player, "phase": g.phase, "round": g.round, "over": bool(g.over),
+                "winners": json.loads(g.winners),
+                "sets": list(config.get("sets", [])), "ruleset": config.get("ruleset"),
+                "leaders": bool(config.get("leaders", False)),
+                "created_at": g.created_at, "updated_at": activity(g),
+                "chat_messages": count, "last_chat_at": last_chat,
+                "invitations": invitation_list,
+            })
+        return rows
+
+
+def _open_token(person: Person, sealed: str | None, game_id: str, seat: int) -> str | None:
+    if not sealed:
+        return None
+    try:
+        return sealing.unseal_token(person.vault, sealed, game_id, seat)
+    except sealing.SealError:
+        log.error("game %s seat %d: a sealed token does not open with its person's vault", game_id, seat)
+        return None
+
+
+def _holders(conn: Connection, game_ids: list[str]) -> dict[str, list[SeatHolder]]:
+    if not game_ids:
+        return {}
+    seat_rows = conn.execute(select(seats.c.game_id, seats.c.seat, seats.c.bot)
+                             .where(seats.c.game_id.in_(game_ids)).order_by(seats.c.game_id, seats.c.seat)).all()
+    claims = {(r.game_id, r.seat): (r.person_id, r.name) for r in conn.execute(
+        select(seat_claims.c.game_id, seat_claims.c.seat, seat_claims.c.person_id, people.c.name)
+        .join(people, people.c.id == seat_claims.c.person_id).where(seat_claims.c.game_id.in_(game_ids)))}
+    open_seats = {(r.game_id, r.seat) for r in conn.execute(
+        select(invitations.c.game_id, invitations.c.seat).where(
+            and_(invitations.c.game_id.in_(game_ids), invitations.c.open.is_(True))))}
+    out: dict[str, list[SeatHolder]] = {}
+    for r in seat_rows:
+        pid, name = claims.get((r.game_id, r.seat), (None, None))
+        out.setdefault(r.game_id, []).append(SeatHolder(r.seat, r.bot, name, pid, (r.game_id, r.seat) in open_seats))
+    return out

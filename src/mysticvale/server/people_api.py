@@ -1,0 +1,489 @@
+"""HTTP and WebSocket API of people: names, personal keys, my games, claims, seats, settings.
+
+The personal key travels only in the ``X-Player-Key`` header (in the first message on a
+WebSocket, where browsers cannot set headers), never in a URL, and is never logged.  The hooks
+:func:`install`, :func:`start`, :func:`stop`, :func:`creator`, :func:`plan_create` and
+:func:`after_create` are what ``app.py`` calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.security import APIKeyHeader
+
+from .limits import StrictJSONRoute
+
+from .notify import MailSettings
+from .people import FINISHED_LISTED, NeedsKey, Person, RateLimited, clean_name
+from .people_schemas import (
+    ClaimOut, ClaimRequest, MyGame, MyGames, NewPerson, PersonOut, PersonWithKey, Rename, SeatsOut, SettingsIn,
+    SettingsOut,
+)
+from .sessions import BadInput, Conflict, Forbidden, NotFound, SessionManager, Unavailable
+from .social import Social, seats_message
+from .storage import Storage
+
+log = logging.getLogger("mysticvale.server.people")
+
+#: Added to the API description on /docs.
+DESCRIPTION = """
+**People.**  `POST /api/people` with a display name makes a person and returns their secret
+*personal key* (and a personal link, `/#key=K`, that restores the identity on another device).
+Send the key as the `X-Player-Key` header, never in a URL.  With it: `POST /api/games` claims
+your seat at once and keeps the other seats' invitation links for you; `POST
+/api/games/{id}/claim` takes a seat with its invitation token or an open seat; `GET
+/api/people/me/games` lists your games (your turn first) with your seat token for each, so you
+can play any of them on any device; `WS /api/people/me/ws` tells you live when one changes.
+A key never reveals anybody else's seats, tokens or hidden information.  401: no key sent;
+403: a key that is nobody's.
+
+**Chat.**  `GET /api/games/{id}/chat` (anyone with the link), `POST` by a seated player (seat
+token or personal key); plain text, length- and rate-limited (429 with `Retry-After`).
+"""
+
+key_header = APIKeyHeader(name="X-Player-Key", auto_error=False, scheme_name="PersonalKey",
+                          description="your personal key (from POST /api/people)")
+
+router = APIRouter(tags=["people"], route_class=StrictJSONRoute)   # NaN, Infinity, 1e400: 422
+
+#: New people per client address per :data:`PEOPLE_WINDOW` seconds.
+PEOPLE_PER_ADDRESS, PEOPLE_WINDOW = 20, 600.0
+#: Seconds a person's WebSocket has to send its key.
+HELLO_TIMEOUT = 10.0
+#: Seconds the lobby socket gathers changes before it sends the rows of the games that changed.
+LOBBY_SETTLE = 0.25
+
+
+# -- hooks for app.py -------------------------------------------------------------------
+def install(app: FastAPI, *, mail: MailSettings | None = None, public_url: str | None = None) -> None:
+    """Add the people and chat routes to ``app`` (called once by ``create_app``)."""
+    from . import chat_api
+
+    app.state.social_config = {"mail": mail, "public_url": public_url}
+    app.state.people_limiter = _AddressLimiter(PEOPLE_PER_ADDRESS, PEOPLE_WINDOW)
+    app.include_router(router)
+    app.include_router(chat_api.router)
+    app.description = (app.description or "") + DESCRIPTION
+
+    @app.exception_handler(RateLimited)
+    async def _too_many(_request: Request, exc: RateLimited):
+        return JSONResponse({"detail": exc.message}, status_code=429, headers={"Retry-After": str(exc.retry_after)})
+
+
+def start(app: FastAPI, storage: Storage, manager: SessionManager) -> Social:
+    """Start the service once the storage and sessions exist (called from the app's lifespan)."""
+    cfg = getattr(app.state, "social_config", {})
+    social = Social(storage, manager, mail=cfg.get("mail"), public_url=cfg.get("public_url"))
+    social.start()
+    app.state.social = social
+    return social
+
+
+def stop(app: FastAPI) -> None:
+    social = getattr(app.state, "social", None)
+    if social is not None:
+        social.close()
+
+
+def social_of(request: Request | WebSocket) -> Social:
+    return request.app.state.social
+
+
+def base_url(request: Request | WebSocket) -> str:
+    """Where links point: the configured public URL; without one, links are relative ("/games/...").
+
+    Never the request's ``Host`` header, which the client chooses.
+    """
+    public = social_of(request).public_url
+    if not public:
+        return "/"
+    return public if public.endswith("/") else public + "/"
+
+
+def game_url(base: str, game_id: str) -> str:
+    return f"{base}games/{game_id}"
+
+
+def seat_url(base: str, game_id: str, token: str) -> str:
+    """An invitation link: the token in the fragment, which browsers never send to a server."""
+    return f"{base}games/{game_id}#token={token}"
+
+
+def person_link(base: str, key: str) -> str:
+    return f"{base}#key={key}"
+
+
+def creator(request: Request, key: str | None = Depends(key_header)) -> Person | None:
+    """(A dependency of ``POST /api/games``.)  The person creating the game, if a key was sent."""
+    if key is None:
+        return None
+    return _person_from_key(request, key)
+
+
+@dataclass(frozen=True)
+class CreatePlan:
+    creator: Person | None
+    creator_seat: int | None
+    open_seats: tuple[int, ...]
+
+
+def plan_create(body: Any, person: Person | None) -> CreatePlan:
+    """Check the people options of a new game before anything is stored; :class:`BadInput` if unfit."""
+    bots = {int(k) for k in body.bots}
+    humans = [s for s in range(body.players) if s not in bots]
+    for s in body.open_seats:
+        if s >= body.players:
+            raise BadInput(f"open seat {s} does not exist in a {body.players}-player game")
+        if s in bots:
+            raise BadInput(f"seat {s} is a bot: it cannot be an open seat")
+    seat = body.creator_seat
+    if seat is not None:
+        if person is None:
+            raise BadInput("creator_seat needs your personal key (the X-Player-Key header)")
+        if seat not in humans:
+            raise BadInput(f"creator_seat {seat} is not a human seat of this game")
+        if seat in body.open_seats:
+            raise BadInput(f"creator_seat {seat} cannot also be an open seat")
+    elif person is not None:
+        seat = next((s for s in humans if s not in body.open_seats), None)
+    return CreatePlan(person, seat if person is not None else None, tuple(body.open_seats))
+
+
+def after_create(request: Request, plan: CreatePlan, game_id: str, tokens: dict[int, str],
+                 response: dict[str, Any]) -> None:
+    """Store the creator, their claim, the invitations and open seats; name and open the seats in ``response``."""
+    social = social_of(request)
+    social.people.record_game(game_id, plan.creator, plan.creator_seat, tokens, plan.open_seats)
+    seats = []
+    for link in response["seats"]:
+        link = link.model_dump() if hasattr(link, "model_dump") else dict(link)
+        if link["seat"] in plan.open_seats:           # its token goes to whoever claims it, not to the creator
+            link.update(token=None, url=response["spectator_url"], open=True)
+        if plan.creator is not None and link["seat"] == plan.creator_seat:
+            link["name"] = plan.creator.name
+        seats.append(link)
+    response["seats"] = seats
+    social.activity(game_id)
+
+
+# -- helpers ----------------------------------------------------------------------------
+class _AddressLimiter:
+    """At most ``limit`` events per client address in ``window`` seconds (this process)."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit, self.window = limit, window
+        self._events: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, address: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            q = self._events.setdefault(address, deque())
+            while q and q[0] <= now - self.window:
+                q.popleft()
+            if len(q) >= self.limit:
+                raise RateLimited("too many new names from this address; try again later", q[0] + self.window - now)
+            q.append(now)
+            if len(self._events) > 10_000:      # forget idle addresses
+                for a in [a for a, d in self._events.items() if not d]:
+                    del self._events[a]
+
+
+def _person_from_key(request: Request | WebSocket, key: str | None) -> Person:
+    if not key:
+        raise NeedsKey("send your personal key in the X-Player-Key header")
+    person = social_of(request).people.authenticate(key)
+    if person is None:
+        raise Forbidden("this personal key belongs to nobody")
+    return person
+
+
+def me(request: Request, key: str | None = Depends(key_header)) -> Person:
+    """(A dependency.)  The person of the X-Player-Key header: 401 without one, 403 for a wrong one."""
+    return _person_from_key(request, key)
+
+
+def _rows(request: Request | WebSocket, person: Person, **kw: Any) -> list[dict[str, Any]]:
+    base = base_url(request)
+    rows = social_of(request).people.game_rows(person, **kw)
+    for r in rows:
+        r["url"] = game_url(base, r["id"])
+        for inv in r["invitations"]:
+            inv["url"] = seat_url(base, r["id"], inv["token"])
+    return rows
+
+
+def _settings_out(social: Social, person_id: str, sent: bool = False) -> dict[str, Any]:
+    s = social.people.settings(person_id)
+    return {"email": s.email, "email_confirmed": s.email_confirmed, "email_turns": s.email_turns, "sound": s.sound,
+            "language": s.language, "email_available": social.mailer is not None, "confirmation_sent": sent}
+
+
+_AUTH = {401: {"description": "no personal key sent"}, 403: {"description": "a personal key that is nobody's"}}
+
+
+# -- people -----------------------------------------------------------------------------
+@router.post("/api/people", status_code=201, response_model=PersonWithKey, summary="Pick a name",
+             responses={422: {"description": "an unfit name"}, 429: {"description": "too many new names"}})
+def create_person(body: NewPerson, request: Request) -> dict:
+    """Make a person with this display name.  The answer holds the secret personal key, shown only
+    this once: the browser keeps it and sends it as `X-Player-Key`.  The personal `link` restores the
+    identity on another device (the key in its fragment)."""
+    social = social_of(request)
+    name = clean_name(body.name)                   # refuse an unfit name before it counts against the limit
+    request.app.state.people_limiter.take(request.client.host if request.client else "?")
+    person, key = social.people.create(name)
+    return {"id": person.id, "name": person.name, "key": key, "link": person_link(base_url(request), key)}
+
+
+@router.get("/api/people/me", response_model=PersonOut, summary="Who am I", responses=_AUTH)
+def get_me(person: Person = Depends(me)) -> dict:
+    """The person of the key."""
+    return {"id": person.id, "name": person.name}
+
+
+@router.patch("/api/people/me", response_model=PersonOut, summary="Change my name",
+              responses={**_AUTH, 422: {"description": "an unfit name"}})
+def rename(body: Rename, request: Request, person: Person = Depends(me)) -> dict:
+    """A new display name, shown at every seat you hold."""
+    social = social_of(request)
+    person = social.people.rename(person, body.name)
+    for game_id in [r["id"] for r in social.people.game_rows(person, finished=0)]:
+        social.publish_seats(game_id)
+        social.activity(game_id)
+    return {"id": person.id, "name": person.name}
+
+
+@router.post("/api/people/me/key", response_model=PersonWithKey, summary="Replace my personal key",
+             responses=_AUTH)
+def replace_key(request: Request, person: Person = Depends(me)) -> dict:
+    """A new personal key (and link) for you; the key sent with this request stops working at once, on
+    every device.  Use it if your personal link was seen by somebody else."""
+    key = social_of(request).people.replace_key(person)
+    return {"id": person.id, "name": person.name, "key": key, "link": person_link(base_url(request), key)}
+
+
+@router.get("/api/people/me/settings", response_model=SettingsOut, summary="My settings", responses=_AUTH)
+def get_settings(request: Request, person: Person = Depends(me)) -> dict:
+    """Your e-mail address and notification settings, and whether this server sends e-mail at all."""
+    return _settings_out(social_of(request), person.id)
+
+
+@router.patch("/api/people/me/settings", response_model=SettingsOut, summary="Change my settings",
+              responses={**_AUTH, 422: {"description": "an invalid address or language; turn e-mails without an "
+                                                        "address"},
+                         429: {"description": "too many confirmation e-mails this hour"}})
+def patch_settings(body: SettingsIn, request: Request, person: Person = Depends(me)) -> dict:
+    """Change the fields given.  A new address gets a confirmation link by e-mail (when this server sends
+    e-mail); "your turn" e-mails go only to a confirmed address, at most one per turn, and only when it
+    has been your turn for a while without you acting."""
+    social = social_of(request)
+    given = body.model_fields_set
+    changes = {k: getattr(body, k) for k in ("email", "email_turns", "sound", "language") if k in given}
+    if changes.get("email_turns") is None and "email_turns" in changes:
+        raise BadInput("email_turns is true or false")
+    settings, code = social.people.save_settings(person.id, confirm=social.mailer is not None, **changes)
+    if code is not None:
+        social.mailer.queue_confirmation(settings.email, person.name, settings.language, code)
+    return _settings_out(social, person.id, code is not None)
+
+
+@router.post("/api/people/me/settings/confirm-email", response_model=SettingsOut, summary="Send the link again",
+             responses={**_AUTH, 409: {"description": "no address to confirm, or already confirmed"},
+                        429: {"description": "too many confirmation e-mails this hour"},
+                        503: {"description": "this server sends no e-mail"}})
+def resend_confirmation(request: Request, person: Person = Depends(me)) -> dict:
+    """Mail the confirmation link for your address again."""
+    social = social_of(request)
+    if social.mailer is None:
+        raise Unavailable("this server sends no e-mail (it runs without --smtp)")
+    s = social.people.settings(person.id)
+    if not s.email or s.email_confirmed:
+        raise Conflict("there is no unconfirmed e-mail address to confirm")
+    code = social.people.new_confirmation(person.id, s.email)
+    social.mailer.queue_confirmation(s.email, person.name, s.language, code)
+    return _settings_out(social, person.id, True)
+
+
+_CONFIRM_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport"
+content="width=device-width"><title>Mystic Vale</title><body style="font-family:sans-serif;max-width:32em;margin:3em auto">
+{content}</body></html>"""
+
+
+@router.get("/api/people/email/confirm/{code}", response_class=HTMLResponse, summary="Confirmation page",
+            tags=["people"])
+def confirm_page(code: str) -> HTMLResponse:
+    """The page an e-mailed confirmation link opens: one button confirms (a link preview that only
+    fetches the page confirms nothing)."""
+    safe = html.escape(code, quote=True)
+    return HTMLResponse(_CONFIRM_PAGE.format(content=(
+        "<h1>Mystic Vale</h1><p>Confirm that you want e-mails from Mystic Vale at this address?</p>"
+        f'<form method="post" action="{safe}"><button type="submit">Confirm my address</button></form>')))
+
+
+@router.post("/api/people/email/confirm/{code}", response_class=HTMLResponse, summary="Confirm an address",
+             responses={404: {"description": "unknown or expired code, or the address changed since"}})
+def confirm_email(code: str, request: Request) -> HTMLResponse:
+    """Use the one-time code of a confirmation e-mail."""
+    ok = social_of(request).people.confirm_email(code)
+    text = ("Your address is confirmed. You can close this page." if ok else
+            "This link is unknown, used or expired, or the address was changed since. Ask for a new link in the "
+            "settings.")
+    return HTMLResponse(_CONFIRM_PAGE.format(content=f"<h1>Mystic Vale</h1><p>{text}</p>"),
+                        status_code=200 if ok else 404)
+
+
+# -- my games ---------------------------------------------------------------------------
+@router.get("/api/people/me/games", response_model=MyGames, summary="My games", responses=_AUTH)
+def my_games(request: Request, person: Person = Depends(me),
+             finished: int = Query(FINISHED_LISTED, ge=0, le=500,
+                                   description="how many finished games to list (the most recent)")) -> dict:
+    """Every game where you hold a seat or that you created: your turn first, then running, then
+    finished.  Each with everybody's names, round, whose turn, last activity, your seat's token and,
+    if you created it, the invitations nobody has claimed yet.  Games you only watched are not listed."""
+    return {"games": _rows(request, person, finished=finished)}
+
+
+@router.get("/api/people/me/games/{game_id}", response_model=MyGame, summary="One of my games",
+            responses={**_AUTH, 404: {"description": "not a game of yours"}})
+def my_game(game_id: str, request: Request, person: Person = Depends(me)) -> dict:
+    """One row of `GET /api/people/me/games`."""
+    rows = _rows(request, person, only=game_id, finished=1)
+    if not rows:
+        raise NotFound("you hold no seat in this game and did not create it")
+    return rows[0]
+
+
+#: The WebSocket subprotocol of the game (as the game's socket); the key is offered as ``mysticvale.key.<K>``.
+WS_PROTOCOL = "mysticvale"
+WS_KEY_PREFIX = "mysticvale.key."
+
+
+@router.websocket("/api/people/me/ws")
+async def my_games_socket(websocket: WebSocket) -> None:
+    """Live updates of your games.
+
+    The key is offered as a subprotocol, ``new WebSocket(url, ["mysticvale", "mysticvale.key." + K])``
+    (browsers cannot set headers on a WebSocket; the game's socket takes seat tokens the same way),
+    or sent as the first message ``{"type": "hello", "key": K}``.  The server then sends
+    ``{"type": "games", "games": [MyGame...]}`` and, whenever one of your games changes or a new one
+    is yours, ``{"type": "game", "game": MyGame}``.  ``{"type": "ping"}`` is answered with
+    ``{"type": "pong"}``.  No key, or a wrong one: ``{"type": "error", ...}`` and the socket closes
+    with 4401 or 4403.
+    """
+    offered = websocket.scope.get("subprotocols") or []
+    key = next((p[len(WS_KEY_PREFIX):] for p in offered if p.startswith(WS_KEY_PREFIX)), None)
+    await websocket.accept(subprotocol=WS_PROTOCOL if WS_PROTOCOL in offered else None)
+    if key is None:
+        try:
+            hello = await asyncio.wait_for(websocket.receive_json(), HELLO_TIMEOUT)
+        except (asyncio.TimeoutError, ValueError, KeyError, WebSocketDisconnect):
+            await _refuse(websocket, 'offer your key as a subprotocol or send {"type": "hello", "key": ...} first',
+                          401)
+            return
+        key = hello.get("key") if isinstance(hello, dict) and hello.get("type") == "hello" else None
+        if not isinstance(key, str) or not key:
+            await _refuse(websocket, 'offer your key as a subprotocol or send {"type": "hello", "key": ...} first',
+                          401)
+            return
+    social = social_of(websocket)
+    person = await run_in_threadpool(social.people.authenticate, key)
+    if person is None:
+        await _refuse(websocket, "this personal key belongs to nobody", 403)
+        return
+    queue: asyncio.Queue = asyncio.Queue()
+    sub = social.hub.subscribe(("person", person.id), asyncio.get_running_loop(), queue)
+
+    async def push() -> None:
+        try:
+            rows = await run_in_threadpool(_rows, websocket, person)
+            await websocket.send_json({"type": "games", "games": _jsonable(rows)})
+            while True:
+                changed = {await queue.get()}
+                await asyncio.sleep(LOBBY_SETTLE)  # a game in quick play changes many times a second:
+                while not queue.empty():           # its row is sent once for all of them
+                    changed.add(queue.get_nowait())
+                for game_id in sorted(changed):
+                    rows = await run_in_threadpool(_rows, websocket, person, only=game_id, finished=1)
+                    if rows:
+                        await websocket.send_json({"type": "game", "game": _jsonable(rows)[0]})
+        except (WebSocketDisconnect, RuntimeError):   # the client went away mid-send
+            pass
+        except Exception:                              # the database is away: the client reconnects
+            log.exception("person %s: the lobby socket could not be served", person.id)
+            await _refuse(websocket, "the server could not read your games; reconnect in a moment", 503)
+
+    pusher = asyncio.create_task(push())
+    try:
+        while True:
+            msg = await websocket.receive_json()
+            if isinstance(msg, dict) and msg.get("type") == "ping":
+                await websocket.send_json({"type": "pong"})
+            else:
+                await websocket.send_json({"type": "error", "message": 'only {"type": "ping"} may be sent',
+                                           "status": 422})
+    except (WebSocketDisconnect, ValueError, KeyError, RuntimeError):
+        pass
+    finally:
+        social.hub.unsubscribe(sub)
+        pusher.cancel()
+
+
+async def _refuse(websocket: WebSocket, message: str, status: int) -> None:
+    try:
+        await websocket.send_json({"type": "error", "message": message, "status": status})
+        await websocket.close(code=4000 + status, reason=message[:120])
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+
+
+def _jsonable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [MyGame.model_validate(r).model_dump() for r in rows]
+
+
+# -- seats of a game --------------------------------------------------------------------
+@router.get("/api/games/{game_id}/seats", response_model=SeatsOut, summary="Who sits where", tags=["games"],
+            responses={404: {"description": "unknown game"}})
+def game_seats(game_id: str, request: Request) -> dict:
+    """Each seat with its bot, the name of the person holding it, and whether it is an open seat anyone
+    with the link may claim.  No secret; the same for everybody."""
+    social = social_of(request)
+    social.manager.get(game_id)                         # 404 for an unknown game
+    return {"seats": seats_message(social.people.holders(game_id))["seats"]}
+
+
+@router.post("/api/games/{game_id}/claim", response_model=ClaimOut, summary="Take a seat", tags=["games"],
+             responses={**_AUTH, 404: {"description": "unknown game"},
+                        409: {"description": "the seat is somebody else's, you hold another seat of this game, or "
+                                             "the seat is not open"},
+                        422: {"description": "neither or both of token and seat"}})
+def claim(game_id: str, body: ClaimRequest, request: Request, person: Person = Depends(me)) -> dict:
+    """Take a seat under your name: with `token` (the seat's invitation), or with `seat` for an open seat.
+    First come, first served; one seat per person per game; claiming a seat you hold again changes
+    nothing.  The answer holds the seat's token, which you can read again from any device with your key."""
+    social = social_of(request)
+    session = social.manager.get(game_id)
+    if body.token is not None:
+        seat = session.seat_for_token(body.token)       # 403 for a token of no seat of this game
+        token = body.token
+    else:
+        seat, token = body.seat, None
+        if seat >= len(session.seats):
+            raise NotFound(f"this game has no seat {seat}")
+    claimed = social.people.claim(person, game_id, seat, token)
+    if claimed.new:
+        social.publish_seats(game_id)
+        social.activity(game_id)
+    return {"seat": claimed.seat, "token": claimed.token, "new": claimed.new,
+            "game": _rows(request, person, only=game_id, finished=1)[0]}

@@ -1,0 +1,366 @@
+"""E-mail (issue 15): address confirmation and "your turn" messages through a local SMTP server.
+
+An ``aiosmtpd`` server started by the tests receives the mail.  A turn e-mail goes only to the
+player's own confirmed address, at most once per turn, with no key, token or hidden information,
+and a dead SMTP server delays no move.
+"""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import re
+import socket
+import ssl
+import threading
+from email import message_from_bytes, policy
+
+import pytest
+import sqlalchemy as sa
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
+from conftest import free_port, wait_for
+from fastapi.testclient import TestClient
+from social_helpers import act, create, engine, key, person, state
+
+from mysticvale.server import create_app
+from mysticvale.server.notify import MailSettings, SmtpServer, parse_smtp_url
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+PUBLIC = "https://vale.example/"
+
+
+class Inbox:
+    """An aiosmtpd handler that keeps every message it is given."""
+
+    def __init__(self) -> None:
+        self.mails: list[tuple[str, list[str], object]] = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.mails.append((envelope.mail_from, list(envelope.rcpt_tos),
+                           message_from_bytes(envelope.content, policy=policy.default)))
+        return "250 OK"
+
+    def wait(self, n: int):
+        wait_for(lambda: len(self.mails) >= n, timeout=20)
+        return self.mails[n - 1]
+
+
+@pytest.fixture
+def smtp():
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield inbox, port
+    finally:
+        controller.stop()
+
+
+def mail_app(url: str, port: int, *, delay: float = 0.0, timeout: float = 10.0, tls: bool = False,
+             user: str | None = None, password: str | None = None):
+    settings = MailSettings(SmtpServer(tls, "127.0.0.1", port, user, password), PUBLIC, "Mystic Vale <vale@vale.example>",
+                            delay=delay, timeout=timeout)
+    return TestClient(create_app(url, allow_seed=True, mail=settings))
+
+
+def body(mail) -> str:
+    return mail.get_content()
+
+
+def confirm(client, who: dict, address: str, inbox: Inbox, n: int) -> None:
+    """Set ``address`` for ``who`` and confirm it through the mailed link (the ``n``-th mail)."""
+    r = client.patch("/api/people/me/settings", json={"email": address, "email_turns": True}, headers=key(who))
+    assert r.status_code == 200 and r.json()["confirmation_sent"] is True
+    _, rcpt, mail = inbox.wait(n)
+    assert rcpt == [address]
+    link = re.search(r"https://vale\.example/api/people/email/confirm/(\S+)", body(mail))
+    assert link, body(mail)
+    r = client.post(f"/api/people/email/confirm/{link.group(1)}")
+    assert r.status_code == 200, r.text
+    assert client.get("/api/people/me/settings", headers=key(who)).json()["email_confirmed"] is True
+
+
+def notices(client) -> list[tuple]:
+    with engine(client).connect() as c:
+        return [tuple(r) for r in c.execute(sa.text(
+            "SELECT game_id, seat, turn, state FROM turn_notices ORDER BY game_id, seat, turn"))]
+
+
+def settle(client) -> None:
+    """Wait until the change listener and the mailer have dealt with everything due."""
+    client.app.state.social.wait_idle()
+    wait_for(lambda: all(n[3] not in ("pending", "sending") for n in notices(client))
+             or client.app.state.social.mail.delay > 0, timeout=30)
+
+
+def test_without_smtp_no_mail_is_sent_and_the_settings_say_so(client):
+    a = person(client, "Anna")
+    r = client.patch("/api/people/me/settings", json={"email": "Anna@Example.org", "email_turns": True,
+                                                        "sound": False, "language": "de"}, headers=key(a))
+    assert r.status_code == 200
+    assert r.json() == {"email": "Anna@example.org", "email_confirmed": False, "email_turns": True, "sound": False,
+                        "language": "de", "email_available": False, "confirmation_sent": False}
+    assert client.post("/api/people/me/settings/confirm-email", headers=key(a)).status_code == 503
+    assert client.app.state.social.mailer is None
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"email": "not an address"}, "valid e-mail"), ({"email_turns": True}, "e-mail address"),
+    ({"language": "fr"}, "en"), ({"email_turns": None}, "true or false"), ({"colour": "red"}, "colour"),
+])
+def test_unfit_settings_are_refused_and_nothing_changes(client, change, words):
+    a = person(client, "Anna")
+    before = client.get("/api/people/me/settings", headers=key(a)).json()
+    r = client.patch("/api/people/me/settings", json=change, headers=key(a))
+    assert r.status_code == 422 and words in str(r.json()["detail"])
+    assert client.get("/api/people/me/settings", headers=key(a)).json() == before
+
+
+def test_an_address_is_confirmed_only_through_the_link_mailed_to_it(sqlite_url, smtp):
+    inbox, port = smtp
+    with mail_app(sqlite_url, port) as c:
+        a = person(c, "Anna")
+        r = c.patch("/api/people/me/settings", json={"email": "anna@example.org"}, headers=key(a))
+        assert r.json()["confirmation_sent"] is True and r.json()["email_confirmed"] is False
+        sender, rcpt, mail = inbox.wait(1)
+        assert rcpt == ["anna@example.org"] and mail["To"] == "anna@example.org"
+        assert mail["Subject"] == "Confirm your e-mail address for Mystic Vale" and "Hello Anna" in body(mail)
+        assert a["key"] not in mail.as_string()
+        code = re.search(r"/api/people/email/confirm/(\S+)", body(mail)).group(1)
+        # opening the link shows a button; only pressing it confirms (a link preview confirms nothing)
+        page = c.get(f"/api/people/email/confirm/{code}")
+        assert page.status_code == 200 and "<form method=\"post\"" in page.text
+        assert c.get("/api/people/me/settings", headers=key(a)).json()["email_confirmed"] is False
+        assert c.post("/api/people/email/confirm/wrong-code").status_code == 404
+        assert c.post(f"/api/people/email/confirm/{code}").status_code == 200
+        assert c.get("/api/people/me/settings", headers=key(a)).json()["email_confirmed"] is True
+        assert c.post(f"/api/people/email/confirm/{code}").status_code == 404          # used
+        # a new address must be confirmed again; an old link does not confirm it
+        c.patch("/api/people/me/settings", json={"email": "anna@example.net"}, headers=key(a))
+        assert c.get("/api/people/me/settings", headers=key(a)).json()["email_confirmed"] is False
+        _, rcpt, _ = inbox.wait(2)
+        assert rcpt == ["anna@example.net"]
+        # at most three confirmation e-mails per hour, however the address changes
+        r = c.post("/api/people/me/settings/confirm-email", headers=key(a))
+        assert r.status_code == 200 and r.json()["confirmation_sent"] is True
+        r = c.post("/api/people/me/settings/confirm-email", headers=key(a))
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) > 3000
+        r = c.patch("/api/people/me/settings", json={"email": "victim@example.org"}, headers=key(a))
+        assert r.status_code == 429
+        assert c.get("/api/people/me/settings", headers=key(a)).json()["email"] == "anna@example.net"
+        # nor to one address from several people
+        for name in ("Bob", "Cleo", "Dan", "Eve"):
+            p = person(c, name)
+            r = c.patch("/api/people/me/settings", json={"email": "victim@example.org"}, headers=key(p))
+            assert r.status_code == (429 if name == "Eve" else 200)
+        assert c.get("/api/people/me/settings", headers=key(p)).json()["email"] is None
+        wait_for(lambda: len(inbox.mails) == 6)
+        assert len(inbox.mails) == 6
+
+
+def test_your_turn_mail_goes_once_per_turn_to_the_players_own_address_only(db_url, smtp):
+    inbox, port = smtp
+    with mail_app(db_url, port) as c:
+        a, b = person(c, "Anna"), person(c, "Bob")
+        confirm(c, a, "anna@example.org", inbox, 1)
+        # Bob asks for turn e-mails but never confirms his address: he gets none
+        c.patch("/api/people/me/settings", json={"email": "bob@example.org", "email_turns": True}, headers=key(b))
+        inbox.wait(2)
+        g = create(c, a, players=3, bots={"2": "random"}, seed=41)
+        gid, tokens = g["id"], {0: g["seats"][0]["token"], 1: g["seats"][1]["token"]}
+        assert c.post(f"/api/games/{gid}/claim", json={"token": tokens[1]}, headers=key(b)).status_code == 200
+        for _ in range(300):
+            spec = state(c, gid)
+            seat = spec["observation"]["acting_player"]
+            if seat == 2:
+                wait_for(lambda: state(c, gid)["seq"] != spec["seq"], timeout=30)
+                continue
+            if seat == 0:
+                settle(c)          # Anna is away until her e-mail has gone
+            act(c, gid, tokens[seat], salt=4)
+            if spec["observation"]["round"] >= 4:
+                break
+        settle(c)
+        turn_mails = inbox.mails[2:]
+        sent = [n for n in notices(c) if n[3] == "sent"]
+        assert len(sent) >= 3 and all(n[:2] == (gid, 0) for n in sent)
+        assert len({n[2] for n in sent}) == len(sent)                 # one per turn
+        assert len(turn_mails) == len(sent)
+        assert all(n[3] == "sent" for n in notices(c))                # Anna never acted before her e-mail
+        for sender, rcpt, mail in turn_mails:
+            assert rcpt == ["anna@example.org"] and mail["To"] == "anna@example.org"
+            assert sender == "vale@vale.example"
+            assert mail["Subject"] == "Your turn in Mystic Vale (with Bob and a bot (random))"
+            text = mail.as_string()
+            assert re.search(r"https://vale\.example/games/(\S+)", body(mail)).group(1) == gid
+            for secret in (a["key"], b["key"], tokens[0], tokens[1], "#"):
+                assert secret not in text
+
+
+def test_a_turn_taken_before_the_delay_sends_nothing(sqlite_url, smtp):
+    inbox, port = smtp
+    with mail_app(sqlite_url, port, delay=3600) as c:
+        a = person(c, "Anna")
+        confirm(c, a, "anna@example.org", inbox, 1)
+        g = create(c, a, bots={"1": "random"}, seed=42)
+        gid, token = g["id"], g["seats"][0]["token"]
+        social = c.app.state.social
+
+        def anna_to_act_after_the_bot():
+            for _ in range(200):
+                spec = state(c, gid)
+                if spec["observation"]["acting_player"] == 0:
+                    if spec["seq"] > 0 and social.wait_idle() and notices(c) and notices(c)[-1][3] == "pending":
+                        return spec
+                    act(c, gid, token)
+                else:
+                    wait_for(lambda: state(c, gid)["seq"] != spec["seq"], timeout=30)
+            raise AssertionError("Anna's turn never came")
+
+        def make_due():
+            with engine(c).begin() as conn:
+                conn.execute(sa.text("UPDATE turn_notices SET due_at = 0 WHERE state = 'pending'"))
+            social.mailer._wake.set()
+            wait_for(lambda: notices(c)[-1][3] not in ("pending", "sending"), timeout=20)
+
+        anna_to_act_after_the_bot()
+        act(c, gid, token)                        # Anna is at the table: she acts before the e-mail is due
+        make_due()
+        assert notices(c)[-1][3] == "skipped" and len(inbox.mails) == 1
+        while state(c, gid)["observation"]["acting_player"] == 0:
+            act(c, gid, token)
+        anna_to_act_after_the_bot()               # this time she is away
+        make_due()
+        assert notices(c)[-1][3] == "sent" and len(inbox.mails) == 2
+        assert inbox.mails[1][1] == ["anna@example.org"]
+
+
+class BlackHole:
+    """A TCP server that accepts connections and never says a word, until released."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.port = self.sock.getsockname()[1]
+        self.accepted: list[socket.socket] = []
+        self.release = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while not self.release.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.accepted.append(conn)
+
+    def close(self) -> None:
+        self.release.set()
+        for conn in self.accepted:
+            conn.close()
+        self.sock.close()
+
+
+def test_a_dead_smtp_server_delays_no_move(sqlite_url):
+    hole = BlackHole()
+    try:
+        with mail_app(sqlite_url, hole.port, timeout=120) as c:
+            a = person(c, "Anna")
+            people = c.app.state.social.people
+            people.save_settings(a["id"], email="anna@example.org", email_turns=True)
+            assert people.confirm_email(people.new_confirmation(a["id"], "anna@example.org"))
+            g = create(c, a, bots={"1": "random"}, seed=43)
+            gid, token = g["id"], g["seats"][0]["token"]
+            moves = 0
+            while not hole.accepted or moves < 40:       # the mailer hangs on its first turn e-mail meanwhile
+                spec = state(c, gid)
+                if spec["observation"]["acting_player"] == 0:
+                    act(c, gid, token)
+                    moves += 1
+                else:
+                    wait_for(lambda: state(c, gid)["seq"] != spec["seq"], timeout=30)
+                assert moves < 400
+            # every move was answered while the SMTP server had not said a word
+            assert hole.accepted and not hole.release.is_set()
+            [hanging] = [n for n in notices(c) if n[3] == "sending"]
+            hole.close()                                # the SMTP exchange fails now: the notice is marked
+            wait_for(lambda: [n[3] for n in notices(c) if n[:3] == hanging[:3]] == ["failed"], timeout=30)
+    finally:
+        hole.close()
+
+
+def _self_signed(tmp_path):
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    k = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(k.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+            .sign(k, hashes.SHA256()))
+    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(k.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                         serialization.NoEncryption()))
+    return cert_file, key_file
+
+
+def test_smtps_with_a_login_from_the_url(tmp_path, monkeypatch, sqlite_url):
+    cert_file, key_file = _self_signed(tmp_path)
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_tls.load_cert_chain(cert_file, key_file)
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert_file))      # the mailer trusts the test's certificate
+    logins = []
+
+    def authenticator(server, session, envelope, mechanism, auth_data):
+        logins.append((auth_data.login.decode(), auth_data.password.decode()))
+        return AuthResult(success=auth_data.password == b"p@ss:w/rd")
+
+    inbox, port = Inbox(), free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port, ssl_context=server_tls,
+                            authenticator=authenticator, auth_require_tls=False)   # (aiosmtpd does not count
+    # TLS from the first byte as TLS for AUTH; the connection is encrypted all the same)
+    controller.start()
+    try:
+        server = parse_smtp_url(f"smtps://vale%20user:p%40ss%3Aw%2Frd@127.0.0.1:{port}")
+        assert server == SmtpServer(True, "127.0.0.1", port, "vale user", "p@ss:w/rd")
+        with mail_app(sqlite_url, port, tls=True, user=server.username, password=server.password) as c:
+            a = person(c, "Anna")
+            c.patch("/api/people/me/settings", json={"email": "anna@example.org"}, headers=key(a))
+            _, rcpt, mail = inbox.wait(1)
+        assert rcpt == ["anna@example.org"] and logins == [("vale user", "p@ss:w/rd")]
+    finally:
+        controller.stop()
+
+
+@pytest.mark.parametrize("url, words", [
+    ("http://host", "smtp://"), ("smtp://", "no host"), ("smtp://host:99999", "port"), ("smtp://host/x", "nothing after"),
+])
+def test_bad_smtp_urls_are_refused(url, words):
+    with pytest.raises(ValueError) as err:
+        parse_smtp_url(url)
+    assert words in str(err.value)
+    assert parse_smtp_url("smtp://mail.example") == SmtpServer(False, "mail.example", 25)
+    assert "secret" not in repr(parse_smtp_url("smtp://u:secret@h:587"))
+    assert parse_smtp_url("smtp://u:secret@h:587").describe() == "smtp://u@h:587"
+
+
+def test_serve_wants_a_public_url_with_smtp():
+    from typer.testing import CliRunner
+
+    from mysticvale.cli.main import app
+
+    r = CliRunner().invoke(app, ["serve", "--smtp", "smtp://127.0.0.1:2525"])
+    assert r.exit_code == 2 and "--public-url" in r.output
+    r = CliRunner().invoke(app, ["serve", "--smtp", "ftp://x", "--public-url", "https://vale.example/"])
+    assert r.exit_code == 2 and "smtp://" in r.output
