@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 import mysticvale as mv
 from mysticvale.cards.catalogue import (
-    GENERIC_NOTE, PROVENANCE_WORDS, builtin_path, builtin_set, parse_set,
+    GENERIC_NOTE, PROVENANCE_WORDS, RULE_SET_WORDS, builtin_path, builtin_set, parse_set,
 )
 from mysticvale.cards.report import available_sets, catalogue_rows, check_file
 from mysticvale.cli import cards as cards_cli
@@ -54,6 +54,7 @@ def _texts(t) -> list[str]:
 def test_every_card_text_reads_like_a_printed_card(set_id, kind, t):
     for text in _texts(t):
         assert not PROVENANCE_WORDS.search(text), f"{t.name}: {text!r}"
+        assert not RULE_SET_WORDS.search(text), f"{t.name} remarks on a rule set: {text!r}"
         assert "(optional)" not in text and "PROVISIONAL" not in text.upper()
     # An ability is named by its trigger's word, with the numbers and symbols it uses.
     for ab in t.abilities:
@@ -172,6 +173,9 @@ def test_the_shipped_files_without_their_notes_still_load():
     'text = "Named in the file 003 card list; file 003 gives no text."',
     'text = "Legendary (top and middle slots; our choice)."',
     'text = "PROVISIONAL: Harvest: gain 1 mana."',
+    'text = "Harvest: gain 1 mana (yucata rules: or 2 mana)."',
+    'text = "Harvest: gain 1 mana; under the German rules, 2."',
+    'text = "Harvest: gain 1 mana (a rule set may amend this)."',
 ])
 def test_a_text_with_provenance_words_is_refused_naming_the_card(tmp_path, bad):
     path = tmp_path / "mine.toml"
@@ -184,6 +188,27 @@ def test_a_text_with_provenance_words_is_refused_naming_the_card(tmp_path, bad):
     assert problems[0].startswith("line 6: advancement 'Printed Card': 'text' is what players read")
     result = CliRunner().invoke(_cli(), ["--check", str(path)], env={"COLUMNS": "200"})
     assert result.exit_code == 1 and "Printed Card" in result.output and "note" in result.output
+
+
+def test_aether_tree_reads_as_printed_and_its_yucata_reading_is_a_note():
+    """The printed Aether Tree says 'a card in your field'; yucata's amendment (the on-deck
+    card too) is how one rule set reads it, so it is a note, not part of the card's text."""
+    t = {v.name: v for v in builtin_set("vale_of_magic").vales}["Aether Tree"]
+    assert "on-deck" not in t.text and "yucata" not in t.text.lower()
+    assert t.text.endswith("on one card in your field until your next Prep phase.")
+    assert "yucata" in t.note and "on-deck card" in t.note and not t.stand_in
+    row = {r["name"]: r for r in catalogue_rows()}["Aether Tree"]
+    assert row["text"] == t.text and row["note"] == t.note
+
+
+def test_a_rule_set_remark_is_refused_with_its_own_reason(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(USER.replace('text = "Harvest: gain 1 mana."',
+                                 'text = "Harvest: gain 1 mana (yucata rules: or on your on-deck card)."'),
+                    encoding="utf-8")
+    sd, problems = check_file(path)
+    assert sd is None and len(problems) == 1
+    assert "remarks on a rule set ('yucata')" in problems[0] and "'note'" in problems[0], problems
 
 
 def test_an_ability_text_is_checked_too_and_a_note_may_say_anything(tmp_path):

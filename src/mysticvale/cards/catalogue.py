@@ -51,6 +51,12 @@ PROVENANCE_WORDS = re.compile(
     r"\b(provisional|file \d+|rules? documents?|rulebook|our (?:choice|reading|invention|own|text)"
     r"|(?:this|the) ability is ours|not a printed|stand-?ins?|gives no text|no text|named in"
     r"|text ignored|cost model|public source|catalogue)\b", re.IGNORECASE)
+#: Words of a remark about a rule set ("yucata rules: or on your on-deck card"): a printed
+#: card has one text whichever rules a table plays by, so how a rule set reads a card goes
+#: into its ``note`` (and the rule set's flags and docs/rules-decisions.md), never its text.
+RULE_SET_WORDS = re.compile(
+    r"\b(yucata|board game arena|bga|(?:english|german|official|original|house) (?:rules?|version|edition)"
+    r"|rule ?sets?|variants?|deviations?|amend(?:ed|ments?)|errata)\b", re.IGNORECASE)
 #: The note of a generic card that does not give its own.
 GENERIC_NOTE = "Not a printed card: a generic card that fills the set to its printed number of card types."
 _VALUE_FIELDS_LEADER = ("upgrade_cost", "title")
@@ -139,6 +145,10 @@ class _Checker:
         if m:
             self.err(where, f"'{key}' is what players read on the card, but it says where a value comes "
                             f"from ({m.group(0)!r}): move that into 'note'")
+        m = RULE_SET_WORDS.search(v)
+        if m:
+            self.err(where, f"'{key}' is what players read on the card, but it remarks on a rule set "
+                            f"({m.group(0)!r}): move that into 'note'")
         return v
 
     def stand_in(self, where: str, card: dict, generic: bool, abilities: tuple[Ability, ...],
