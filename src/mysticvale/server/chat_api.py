@@ -1,16 +1,25 @@
-"""HTTP API of a game's chat: read by anyone with the game link, written by its seated players."""
+"""A game's chat: read by anyone with the game link, written by its seated players.
+
+Over HTTP (the routes below) and over the game's WebSocket (:func:`forward_table` and
+:func:`socket_chat`, which ``app._serve_socket`` calls): every table socket receives each new
+message and each change of who sits where as it happens, and a seated socket may write.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from typing import Any
+
+from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
 
 from .limits import StrictJSONRoute
 
 from .chat import PAGE
-from .people import NeedsKey
+from .people import NeedsKey, RateLimited
 from .people_api import key_header, social_of
 from .people_schemas import ChatMessage, ChatPage, ChatPost
-from .sessions import Forbidden
+from .sessions import Forbidden, GameError
+from .social import Social, table_feed
 
 router = APIRouter(tags=["chat"], route_class=StrictJSONRoute)
 
@@ -55,3 +64,36 @@ def write_chat(game_id: str, body: ChatPost, request: Request, key: str | None =
     if session.seats[seat].bot is not None:
         raise Forbidden("bots do not chat")
     return social.post_chat(game_id, seat, body.text)
+
+
+# -- the game's WebSocket -----------------------------------------------------------------
+async def forward_table(websocket: WebSocket, social: Social, game_id: str) -> None:
+    """Send the table's live messages to the socket as they come (``{"type": "chat", "message": ...}``,
+    ``{"type": "seats", "seats": [...]}``), until the socket ends or the task is cancelled (the feed
+    then unsubscribes).  Start it before the socket's first state is sent: it subscribes at its
+    first step, so a client that has its first state hears of every message written after it."""
+    feed = table_feed(social, game_id)
+    try:
+        async for message in feed:
+            await websocket.send_json(message)
+    except (WebSocketDisconnect, RuntimeError):     # the client went away mid-send
+        pass
+    finally:
+        await feed.aclose()
+
+
+async def socket_chat(websocket: WebSocket, social: Social, game_id: str, seat: int | None,
+                      msg: dict[str, Any]) -> None:
+    """``{"type": "chat", "text": T}`` from a table socket: written as ``seat`` (it comes back to every
+    table socket, this one too, as a ``chat`` message), or refused with ``{"type": "error", ...}``:
+    403 for a spectator, 422 for an unfit text, 429 (with ``retry_after`` seconds) when too fast.
+    A refused message stores nothing and leaves the socket open."""
+    try:
+        if seat is None:
+            raise Forbidden("spectators read the chat but do not write; open the game with a seat's token")
+        await run_in_threadpool(social.post_chat, game_id, seat, msg.get("text"))
+    except GameError as exc:
+        error: dict[str, Any] = {"type": "error", "message": exc.message, "status": exc.status}
+        if isinstance(exc, RateLimited):
+            error["retry_after"] = exc.retry_after
+        await websocket.send_json(error)

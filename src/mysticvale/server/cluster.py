@@ -33,6 +33,13 @@ on several machines behind a proxy that routes each request anywhere) serve the 
    stores only one of the moves.
 4. *The schema* is created and upgraded by the migrations under an advisory lock
    (:mod:`mysticvale.server.migrate`), never by racing ``create_all``.
+5. *People and chat* (issue 15) have a channel of their own, ``mysticvale_social``: after a chat
+   message, a claim, a new name or a new game is committed, :meth:`PgCoordinator.publish` sends
+   ``'<kind> <game> <number> <process>'`` (kinds ``chat`` with the message's number, ``seats``,
+   ``activity``).  The payload names what changed, never what it is: every process that hears it
+   reads the rest from the database (:class:`~mysticvale.server.social.Social`).  Listeners of
+   :attr:`PgCoordinator.heard` receive these notes and, as kind ``record``, other processes'
+   records, so a person's lobby hears of a move in a game this process does not hold.
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ import logging
 import secrets
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from sqlalchemy import text
 
@@ -54,6 +61,10 @@ log = logging.getLogger("mysticvale.server")
 
 #: The notification channel of stored records.
 CHANNEL = "mysticvale_games"
+#: The notification channel of chat messages, claims and other news of people (issue 15).
+SOCIAL_CHANNEL = "mysticvale_social"
+#: What a note on :data:`SOCIAL_CHANNEL` may be about.
+SOCIAL_KINDS = ("chat", "seats", "activity")
 
 
 class LocalCoordinator:
@@ -72,6 +83,9 @@ class LocalCoordinator:
 
     def release(self, game_id: str) -> None:
         pass
+
+    def publish(self, kind: str, game_id: str, number: int = 0) -> None:
+        """Nobody else to tell: this process's sockets are told directly."""
 
     def close(self) -> None:
         pass
@@ -130,6 +144,10 @@ class PgCoordinator:
         self._stop = threading.Event()
         self.listening = threading.Event()
         self._threads: list[threading.Thread] = []
+        #: Called with ``(kind, game_id, number)`` for every note of *another* process: the kinds of
+        #: :data:`SOCIAL_KINDS`, and ``record`` (number: the record's seq).  On the listening thread:
+        #: a listener must return at once (queue the work) and not raise.
+        self.heard: list[Callable[[str, str, int], None]] = []
 
     # -- life ----------------------------------------------------------------------------
     def start(self, manager: "SessionManager") -> None:
@@ -162,6 +180,17 @@ class PgCoordinator:
         conn.execute(text("SELECT pg_notify(:channel, :payload)"),
                      {"channel": CHANNEL, "payload": f"{game_id} {seq} {self.instance}"})
 
+    def publish(self, kind: str, game_id: str, number: int = 0) -> None:
+        """Tell the other processes that something of ``kind`` about ``game_id`` was committed (see 5.
+        in the module docstring).  A failure is logged, never raised: the change itself is stored,
+        and clients read it again when they reconnect."""
+        try:
+            with self.storage.engine.begin() as conn:
+                conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                             {"channel": SOCIAL_CHANNEL, "payload": f"{kind} {game_id} {int(number)} {self.instance}"})
+        except Exception as exc:
+            log.warning("could not tell the other server processes of %s in game %s (%s)", kind, game_id, exc)
+
     def _listen(self) -> None:
         import psycopg
 
@@ -171,6 +200,7 @@ class PgCoordinator:
             try:
                 with psycopg.connect(self._conninfo, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    conn.execute(f"LISTEN {SOCIAL_CHANNEL}")
                     if not first and self._manager is not None:
                         self._manager.resync()      # notifications may have been missed meanwhile
                     first = False
@@ -178,7 +208,10 @@ class PgCoordinator:
                     self.listening.set()
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            self._heard(note.payload)
+                            if note.channel == SOCIAL_CHANNEL:
+                                self._heard_social(note.payload)
+                            else:
+                                self._heard(note.payload)
             except Exception as exc:
                 self.listening.set()                # do not hold up the start; retry in the background
                 log.warning("listening for other server processes' changes failed (%s); retrying", exc)
@@ -193,6 +226,23 @@ class PgCoordinator:
             return
         if origin != self.instance and self._manager is not None:
             self._manager.on_remote_change(game_id, number)
+            self._tell("record", game_id, number)
+
+    def _heard_social(self, payload: str) -> None:
+        try:
+            kind, game_id, number, origin = payload.split(" ")
+            n = int(number)
+        except ValueError:
+            return
+        if origin != self.instance and kind in SOCIAL_KINDS:
+            self._tell(kind, game_id, n)
+
+    def _tell(self, kind: str, game_id: str, number: int) -> None:
+        for listener in list(self.heard):
+            try:
+                listener(kind, game_id, number)
+            except Exception:
+                log.exception("game %s: a listener of other processes' %s notes failed", game_id, kind)
 
     # -- bot locks -------------------------------------------------------------------------
     def claim(self, game_id: str) -> bool:

@@ -15,6 +15,14 @@ The creator of a game (with a personal key) can read back the invitation link of
 somebody claims it: the token is sealed in the creator's vault.  An open seat's token is stored in
 the clear until it is claimed: anyone with the game link may claim that seat, so its token is no
 better kept than the game id; the creator does not receive it, and it is deleted at the claim.
+
+A **rematch** keeps every seat's token, and :meth:`People.copy_for_rematch` keeps who holds each
+seat, the creator, the creator's invitations and the open seats.  The server cannot seal a token
+anew for the rematch (it holds nobody's vault key), so a copied claim or invitation carries the
+sealed value of the game it was sealed in, as ``"<that game's id>/<sealed value>"``
+(:func:`carry`).  Such a value opens only with that game's context and only if the token it holds
+is the token of the rematch's seat (its digest is checked): copied onto any other row it reveals
+nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +37,8 @@ from typing import Any, Callable, Iterable
 
 from email_validator import EmailNotValidError, validate_email
 from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql as pg_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -325,7 +335,7 @@ class People:
                     select(seat_claims).where(seat_claims.c.game_id == game_id))}
                 row = held.get(seat)
                 if row is not None and row.person_id == person.id:
-                    return Claimed(seat, sealing.unseal_token(person.vault, row.sealed_token, game_id, seat), False)
+                    return Claimed(seat, _open_sealed(conn, person.vault, row.sealed_token, game_id, seat), False)
                 if row is not None:
                     name = conn.execute(select(people.c.name).where(people.c.id == row.person_id)).scalar()
                     raise Conflict(f"seat {seat} is already taken by {name}")
@@ -345,6 +355,41 @@ class People:
         except IntegrityError:
             raise Conflict("somebody else claimed this seat just now, or you took another seat of this game") from None
         return Claimed(seat, token, True)
+
+    def copy_for_rematch(self, old_id: str, new_id: str) -> int:
+        """Keep, in the rematch ``new_id`` of ``old_id``, who holds each seat, the creator, the
+        creator's unclaimed invitations and the open seats (one transaction); returns how many
+        claims the rematch holds.
+
+        Only seats whose token the rematch kept (the same digest) are copied.  Idempotent: every
+        row is inserted only where its primary key is free, so asking again, or two processes
+        asking at once, leaves one copy; an invitation is not brought back for a seat somebody has
+        claimed in the rematch meanwhile.
+        """
+        now = self.clock()
+        with self.engine.begin() as conn:
+            digests = {(r.game_id, r.seat): r.token_digest for r in conn.execute(
+                select(seats.c.game_id, seats.c.seat, seats.c.token_digest).where(seats.c.game_id.in_([old_id, new_id])))}
+            kept = {seat for (gid, seat), d in digests.items()
+                    if gid == old_id and d is not None and digests.get((new_id, seat)) == d}
+            creator = conn.execute(select(game_creators.c.person_id).where(game_creators.c.game_id == old_id)).scalar()
+            if creator is not None:
+                conn.execute(_insert_new(conn, game_creators).values(game_id=new_id, person_id=creator, created_at=now))
+            claims = [{"game_id": new_id, "seat": r.seat, "person_id": r.person_id, "claimed_at": now,
+                       "sealed_token": carry(r.sealed_token, old_id)}
+                      for r in conn.execute(select(seat_claims).where(seat_claims.c.game_id == old_id))
+                      if r.seat in kept]
+            if claims:
+                conn.execute(_insert_new(conn, seat_claims), claims)
+            taken = set(conn.execute(select(seat_claims.c.seat).where(seat_claims.c.game_id == new_id)).scalars())
+            invites = [{"game_id": new_id, "seat": r.seat, "open": r.open, "creator_id": r.creator_id,
+                        "sealed_token": carry(r.sealed_token, old_id) if r.sealed_token else None,
+                        "token": r.token, "created_at": now}
+                       for r in conn.execute(select(invitations).where(invitations.c.game_id == old_id))
+                       if r.seat in kept and r.seat not in taken]
+            if invites:
+                conn.execute(_insert_new(conn, invitations), invites)
+            return len(taken)
 
     def holders(self, game_id: str) -> list[SeatHolder]:
         """Every seat of a game with its bot, its holder's name and whether it is open ([] if no game)."""
@@ -409,16 +454,21 @@ class People:
                     invitations.c.game_id.in_([g for g in keep if g in made]), invitations.c.creator_id == person.id,
                     invitations.c.open.is_(False))):
                 invites.setdefault(r.game_id, []).append(r)
+            opened = {}
+            for g in grows:
+                m = mine.get(g.id)
+                if m is not None:
+                    opened[(g.id, m.seat)] = _open_token(conn, person, m.sealed_token, g.id, m.seat)
+                for r in invites.get(g.id, []):
+                    opened[(g.id, r.seat)] = _open_token(conn, person, r.sealed_token, g.id, r.seat)
         rows = []
         for g in grows:
             m = mine.get(g.id)
-            token = None
-            if m is not None:
-                token = _open_token(person, m.sealed_token, g.id, m.seat)
+            token = opened.get((g.id, m.seat)) if m is not None else None
             config = json.loads(g.config)
             invitation_list = []
             for r in sorted(invites.get(g.id, []), key=lambda r: r.seat):
-                t = _open_token(person, r.sealed_token, g.id, r.seat)
+                t = opened.get((g.id, r.seat))
                 if t is not None:
                     invitation_list.append({"seat": r.seat, "token": t})
             count, last_chat = chats.get(g.id, (0, None))
@@ -439,14 +489,43 @@ class People:
         return rows
 
 
-def _open_token(person: Person, sealed: str | None, game_id: str, seat: int) -> str | None:
+def carry(sealed: str, game_id: str) -> str:
+    """A sealed seat token of ``game_id`` as stored for its rematch: it keeps the game it was sealed
+    in (a value already carried keeps its first game, for a rematch of a rematch)."""
+    return sealed if "/" in sealed else f"{game_id}/{sealed}"
+
+
+def _open_sealed(conn: Connection, vault: bytes, sealed: str, game_id: str, seat: int) -> str:
+    """The token of a sealed value stored for ``game_id``'s ``seat`` (own or carried, see :func:`carry`);
+    :class:`sealing.SealError` if it does not open, or if a carried token is not that seat's token."""
+    origin, _, body = sealed.rpartition("/")
+    if not origin:
+        return sealing.unseal_token(vault, sealed, game_id, seat)
+    token = sealing.unseal_token(vault, body, origin, seat)
+    digest = conn.execute(select(seats.c.token_digest).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                          ).scalar()
+    if not security.token_matches(token, digest):
+        raise sealing.SealError("a carried token that is not this seat's token")
+    return token
+
+
+def _open_token(conn: Connection, person: Person, sealed: str | None, game_id: str, seat: int) -> str | None:
     if not sealed:
         return None
     try:
-        return sealing.unseal_token(person.vault, sealed, game_id, seat)
+        return _open_sealed(conn, person.vault, sealed, game_id, seat)
     except sealing.SealError:
         log.error("game %s seat %d: a sealed token does not open with its person's vault", game_id, seat)
         return None
+
+
+def _insert_new(conn: Connection, table):
+    """``INSERT`` that skips rows whose primary key (or another unique constraint) is already taken."""
+    if conn.dialect.name == "postgresql":
+        return pg_dialect.insert(table).on_conflict_do_nothing()
+    if conn.dialect.name == "sqlite":
+        return sqlite_dialect.insert(table).on_conflict_do_nothing()
+    raise NotImplementedError(f"copying rows on {conn.dialect.name} (SQLite and PostgreSQL are supported)")
 
 
 def _holders(conn: Connection, game_ids: list[str]) -> dict[str, list[SeatHolder]]:

@@ -2,8 +2,8 @@
 
 The personal key travels only in the ``X-Player-Key`` header (in the first message on a
 WebSocket, where browsers cannot set headers), never in a URL, and is never logged.  The hooks
-:func:`install`, :func:`start`, :func:`stop`, :func:`creator`, :func:`plan_create` and
-:func:`after_create` are what ``app.py`` calls.
+:func:`install`, :func:`start`, :func:`stop`, :func:`creator`, :func:`plan_create`,
+:func:`after_create` and :func:`after_rematch` are what ``app.py`` calls.
 """
 
 from __future__ import annotations
@@ -175,6 +175,26 @@ def after_create(request: Request, plan: CreatePlan, game_id: str, tokens: dict[
         seats.append(link)
     response["seats"] = seats
     social.activity(game_id)
+
+
+def after_rematch(request: Request, old_id: str, new_id: str, seat: int, response: dict[str, Any]) -> None:
+    """After ``POST /api/games/{id}/rematch`` (every time it is asked): keep the seats' holders, the
+    creator, the invitations and the open seats in the rematch, tell the people's lobbies, and name
+    and open the seats in ``response`` (an open seat's link is the game link, as at creation)."""
+    social = social_of(request)
+    social.rematch_started(old_id, new_id)
+    holders = {h.seat: h for h in social.people.holders(new_id)}
+    seats = []
+    for link in response["seats"]:
+        link = link.model_dump() if hasattr(link, "model_dump") else dict(link)
+        h = holders.get(link["seat"])
+        if h is not None:
+            link["name"] = h.name
+            link["open"] = h.open
+            if h.open and link["seat"] != seat:
+                link.update(token=None, url=response["spectator_url"])
+        seats.append(link)
+    response["seats"] = seats
 
 
 # -- helpers ----------------------------------------------------------------------------

@@ -12,6 +12,13 @@ at the one place a game reports one (``SessionManager.change_listeners``, called
 :class:`Hub` carries live messages inside this process: to a person's lobby socket (the id of a
 game of theirs that changed) and to a game's table (``{"type": "chat", ...}`` and
 ``{"type": "seats", ...}`` messages, see :func:`table_feed`).
+
+**Several server processes** (PostgreSQL, :mod:`.cluster`): whatever this process tells its own
+sockets it also announces on the cluster's ``mysticvale_social`` channel, as a small note (the
+kind, the game, a chat message's number).  The other processes hear the note and re-read what it
+names from the database (the message by its number, the seats from :meth:`People.holders`, the
+person's game rows) before telling their sockets; a record stored by another process tells the
+lobbies here too.  On SQLite there is one process and the direct path is the only one.
 """
 
 from __future__ import annotations
@@ -97,6 +104,10 @@ class Social:
         self.public_url = public_url or (mail.public_url if mail else None)
         self.mailer = Mailer(self.engine, mail, self.people) if mail else None
         self._pending: collections.OrderedDict[str, TurnInfo | None] = collections.OrderedDict()
+        #: Notes of other server processes to pass on to this process's tables: (kind, game, number).
+        self._remote: collections.deque[tuple[str, str, int]] = collections.deque()
+        #: Where notes for the other processes go (a no-op with one process, see .cluster).
+        self.coordinator = manager.coordinator
         self._cond = threading.Condition()
         self._closed = False
         self._idle = threading.Event()
@@ -105,15 +116,19 @@ class Social:
 
     def start(self) -> None:
         self.manager.change_listeners.append(self._game_changed)
+        if self.coordinator.shared:
+            self.coordinator.heard.append(self._heard)
         self._thread.start()
         if self.mailer is not None:
             self.mailer.start()
 
     def close(self) -> None:
-        try:
-            self.manager.change_listeners.remove(self._game_changed)
-        except ValueError:
-            pass
+        for listeners, listener in ((self.manager.change_listeners, self._game_changed),
+                                    (getattr(self.coordinator, "heard", []), self._heard)):
+            try:
+                listeners.remove(listener)
+            except ValueError:
+                pass
         with self._cond:
             self._closed = True
             self._cond.notify_all()
@@ -129,8 +144,17 @@ class Social:
         self._queue(session.id, session.turn_info())
 
     def activity(self, game_id: str) -> None:
-        """Something about a game changed besides its moves (a claim, a chat message, a new game)."""
+        """Something about a game changed besides its moves (a claim, a new name, a new game): its
+        people's lobbies, here and in the other server processes, get its row again."""
         self._queue(game_id, None)
+        self.coordinator.publish("activity", game_id)
+
+    def _heard(self, kind: str, game_id: str, number: int) -> None:
+        """(A listener of the cluster, on its listening thread.)  Another process's note: queue it."""
+        with self._cond:
+            self._remote.append((kind, game_id, number))
+            self._idle.clear()
+            self._cond.notify()
 
     def _queue(self, game_id: str, info: TurnInfo | None) -> None:
         with self._cond:
@@ -148,19 +172,39 @@ class Social:
     def _run(self) -> None:
         while True:
             with self._cond:
-                while not self._pending and not self._closed:
+                while not self._pending and not self._remote and not self._closed:
                     self._idle.set()
                     self._cond.wait()
                 if self._closed:
                     self._idle.set()
                     return
-                game_id, info = self._pending.popitem(last=False)
+                note = self._remote.popleft() if self._remote else None
+                if note is None:
+                    game_id, info = self._pending.popitem(last=False)
+            if note is not None:
+                try:
+                    self._pass_on(*note)
+                except Exception:
+                    log.exception("game %s: could not pass on another process's %s note", note[1], note[0])
+                continue
             try:
                 if info is not None and self.mailer is not None:
                     self._maybe_notice(info)
                 self._tell_people(game_id)
             except Exception:
                 log.exception("game %s: could not tell its people of a change", game_id)
+
+    def _pass_on(self, kind: str, game_id: str, number: int) -> None:
+        """Tell this process's sockets what another process's note names, read from the database."""
+        if kind == "chat":
+            if game_id in self.hub.listening("game"):
+                found = self.chat.messages(game_id, after=number - 1, limit=1)
+                if found and found[0]["n"] == number:
+                    self.hub.publish(("game", game_id), {"type": "chat", "message": found[0]})
+        elif kind == "seats":
+            if game_id in self.hub.listening("game"):
+                self.hub.publish(("game", game_id), seats_message(self.people.holders(game_id)))
+        self._queue(game_id, None)          # every kind: the lobbies of this game's people
 
     def _tell_people(self, game_id: str) -> None:
         listening = self.hub.listening("person")
@@ -192,18 +236,23 @@ class Social:
         table and the lobbies; returns the message.  The one way to write in a game's chat (the HTTP
         route, and the game's WebSocket when it takes ``{"type": "chat", "text": ...}``)."""
         message = self.chat.post(game_id, seat, self.people.holder_of(game_id, seat), text)
-        self._to_table(game_id, {"type": "chat", "message": message})
-        self.activity(game_id)
+        self.hub.publish(("game", game_id), {"type": "chat", "message": message})
+        self._queue(game_id, None)
+        self.coordinator.publish("chat", game_id, message["n"])     # the others re-read it by its number
         return message
 
     def publish_seats(self, game_id: str) -> None:
-        """Tell the table who sits where (after a claim or a new name)."""
-        self._to_table(game_id, seats_message(self.people.holders(game_id)))
+        """Tell the table who sits where (after a claim or a new name), here and in the other processes."""
+        self.hub.publish(("game", game_id), seats_message(self.people.holders(game_id)))
+        self.coordinator.publish("seats", game_id)
 
-    def _to_table(self, game_id: str, message: dict[str, Any]) -> None:
-        # Sockets of this process only.  With several server processes on one database, this is
-        # where the message must also go to the others (the cluster's notification channel).
-        self.hub.publish(("game", game_id), message)
+    def rematch_started(self, old_id: str, new_id: str) -> None:
+        """The rematch ``new_id`` of ``old_id`` exists: keep who holds which seat, the creator, the
+        invitations and the open seats (:meth:`People.copy_for_rematch`, idempotent), and tell the
+        people's lobbies of their new game.  Called every time the rematch is asked for."""
+        self.people.copy_for_rematch(old_id, new_id)
+        self.publish_seats(new_id)
+        self.activity(new_id)
 
 
 async def table_feed(social: Social, game_id: str) -> AsyncIterator[dict[str, Any]]:
