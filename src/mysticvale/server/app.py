@@ -24,10 +24,11 @@ from .schemas import (ActionRequest, ChangeResult, CreatedGame, CreateGame, Game
                       RematchRequest, SeatLink, UndoRequest)
 from . import card_catalogue
 from . import people_api          # issue 15: people, claims, chat, e-mail
+from . import chat_api            # issue 15: the table's chat over the game's socket
 from .notify import MailSettings
 from .sessions import Applied, BadInput, GameError, GameSession, NotFound, SessionManager
 from .storage import Storage
-from .updates import PROTOCOL, messages_json
+from .updates import PROTOCOL, messages_json, updates_after
 
 log = logging.getLogger("mysticvale.server")
 
@@ -74,6 +75,12 @@ change (including bot moves and changes made through another server process), `{
 `{"type": "error", "message": ..., "status": code}` when a message of the client fails (the socket
 stays open).  The client may send `{"type": "action", "action": "push", "seq": n}` and
 `{"type": "undo", "seq": n}`: JSON objects of at most 4 096 characters, at most 50 per 10 seconds.
+**Chat at the table:** every socket (spectators too) also receives `{"type": "chat", "message":
+{"n", "seat", "name", "text", "at"}}` for each new chat message and `{"type": "seats", "seats":
+[{"seat", "bot", "name", "open", "claimed"}]}` when a seat is claimed or a name changes; a seated
+socket may send `{"type": "chat", "text": T}` (it comes back as a `chat` message to every table
+socket, its own too; refused with an `error`: 403 spectator, 422 unfit text, 429 too fast with
+`retry_after` seconds; nothing is stored).  Read the history with `GET /api/games/{id}/chat`.
 A wrong token gets an error message and the socket closed with code 4403, an unknown game 4404;
 frames over 64 KiB close the socket (1009).
 
@@ -271,7 +278,9 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
                      x_seat_token: str | None = Header(None, max_length=128)) -> dict:
         """A new game with the same seats, bots, card sets and rules (a new seed), once this one is over.
         Every seat keeps its token, so each player opens the rematch with the link they had; asking
-        again (any seat) answers the same rematch.  Tables of the old game are told of it."""
+        again (any seat) answers the same rematch.  Tables of the old game are told of it.  Who holds
+        each seat, the creator, the creator's invitations and the open seats are kept too: the
+        rematch is in each person's `GET /api/people/me/games`, with the names."""
         manager = manager_of(request)
         token = x_seat_token or body.token
         with manager.use(game_id) as session:
@@ -282,7 +291,9 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         seats = [SeatLink(seat=s.seat, token=token if s.seat == seat else None, bot=s.bot,
                           url=invitation_url(base, new.id, token if s.seat == seat else None))
                  for s in new.seats]
-        return {"id": new.id, "seats": seats, "spectator_url": spectator}
+        response = {"id": new.id, "seats": seats, "spectator_url": spectator}
+        people_api.after_rematch(request, game_id, new.id, seat, response)    # issue 15: names, claims
+        return response
 
     @app.get("/api/catalogue/{sets}", response_model=None, summary="Card data of a set combination",
              tags=["cards"], responses={404: {"description": "unknown set"}})
@@ -411,8 +422,12 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
     async def push_states() -> None:
         try:
             while True:
-                state = await run_in_threadpool(session.state_for, seat)
-                await websocket.send_json({"type": "state", **state})
+                # Protocol 1: one text per version and seat, shared by every socket of the seat
+                # (all spectators send the same text), made in a worker thread only if not made yet.
+                # The yield lets the request whose action this is answer before every socket sends.
+                await asyncio.sleep(0)
+                text = session.cached_state_text(seat) or await run_in_threadpool(session.state_text, seat)
+                await websocket.send_text(text)
                 await changes.get()
                 while not changes.empty():      # several changes at once: send the latest state once
                     changes.get_nowait()
@@ -423,7 +438,7 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
         held, rematch = since, None
         try:
             while True:
-                held, texts = await run_in_threadpool(session.feed.since, session, seat, held)
+                held, texts = await updates_after(session, seat, held)
                 for text in texts:
                     await websocket.send_text(text)
                 if session.rematch_id is not None and session.rematch_id != rematch:
@@ -438,6 +453,9 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
     async def send_error(message: str, status: int) -> None:
         await websocket.send_json({"type": "error", "message": message, "status": status})
 
+    # issue 15: the table's chat and seats, subscribed before the first state goes out
+    social = getattr(websocket.app.state, "social", None)
+    table = asyncio.create_task(chat_api.forward_table(websocket, social, session.id)) if social else None
     pusher = asyncio.create_task(push_updates() if updates else push_states())
     try:
         while True:
@@ -446,9 +464,12 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
             except GameError as exc:            # too large, too many, not a JSON object
                 await send_error(exc.message, exc.status)
                 continue
+            if msg.get("type") == "chat" and social is not None:
+                await chat_api.socket_chat(websocket, social, session.id, seat, msg)
+                continue
             if msg.get("type") not in ("action", "undo"):
-                await send_error('unknown message; send {"type": "action", "action": ..., "seq": n} '
-                                 'or {"type": "undo", "seq": n}', 422)
+                await send_error('unknown message; send {"type": "action", "action": ..., "seq": n}, '
+                                 '{"type": "undo", "seq": n} or {"type": "chat", "text": ...}', 422)
                 continue
             if seat is None:
                 await send_error("spectators cannot act; open the game with a seat's token", 403)
@@ -470,3 +491,5 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
     finally:
         session.unsubscribe(key)
         pusher.cancel()
+        if table is not None:
+            table.cancel()

@@ -48,7 +48,7 @@ from ..engine.game import Game, new_game
 from ..errors import IllegalActionError, InvalidActionError, SaveError
 from . import security
 from .storage import SNAPSHOT_EVERY, Record, Storage, StorageError, StoredGame, Summary
-from .updates import Feed
+from .updates import Feed, dumps
 
 log = logging.getLogger("mysticvale.server")
 
@@ -249,6 +249,9 @@ class GameSession:
         self.users = 0
         self._events = _event_count(game)
         self._bodies: dict[int | None, tuple[int, dict[str, Any]]] = {}
+        #: The protocol-1 push of each seat as (seq, text): one serialisation per version and seat.
+        self._state_texts: dict[int | None, tuple[int, str]] = {}
+        self._text_lock = threading.Lock()
         #: Every version as messages for clients (server/updates.py); fed under the lock.
         self.feed = Feed()
         #: The id of the rematch of this game, once one is started (server/rematch.py).
@@ -299,6 +302,25 @@ class GameSession:
             # Built once per seat and seq (sockets and requests of that seat share it); never mutated.
             self._bodies[seat] = (self.seq, body)
             return body
+
+    def state_text(self, seat: int | None) -> str:
+        """The protocol-1 push ``{"type": "state", ...}`` of ``seat`` now, as JSON text: serialised
+        once per version and seat and sent as is by every socket of that seat (all spectators share
+        one), not encoded again per socket.  Its own lock: the session's stays free for actions."""
+        with self._text_lock:
+            body = self.state_for(seat)
+            cached = self._state_texts.get(seat)
+            if cached is not None and cached[0] == body["seq"]:
+                return cached[1]
+            text = dumps({"type": "state", **body})
+            self._state_texts[seat] = (body["seq"], text)
+            return text
+
+    def cached_state_text(self, seat: int | None) -> str | None:
+        """:meth:`state_text` if it is made for the current version already, else None; waits for
+        no lock (the event loop may call it; a version being applied now reads as not made)."""
+        cached = self._state_texts.get(seat)
+        return cached[1] if cached is not None and cached[0] == self.seq else None
 
     def turn_info(self) -> TurnInfo:
         """Who is to decide now, read in one go (issue 15: lobby updates and "your turn" e-mails)."""
@@ -514,6 +536,7 @@ class GameSession:
         self.seq = stored.seq
         self._events = _event_count(self.game)
         self._bodies.clear()
+        self._state_texts.clear()
         self.feed.forget_views()        # its clients get a full state of the reloaded game next
 
     # -- bots --------------------------------------------------------------------------

@@ -31,6 +31,7 @@ request of that viewer (spectators are one viewer), not built per connection.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import threading
@@ -301,6 +302,33 @@ class Feed:
             at, text = self.full(session, seat)
             return at, [text]
 
+    def cached_since(self, seat: int | None, seq: int | None) -> tuple[int, list[str]] | None:
+        """What :meth:`since` would answer, when it is serialised already, without waiting for any
+        lock: (the viewer's newest version, its deltas after ``seq``).  None when the answer needs
+        the session (a full state, a viewer not tracked, a version not kept) or the feed is busy
+        recording a version: then ask :meth:`since` in a worker thread.
+
+        For the sockets' pushers (:func:`updates_after`): when a version is recorded, every socket
+        of a game wakes up at once, and 500 spectators handing the same cached text through 500
+        worker threads cost far more than the text itself (every hand-over waits for the
+        interpreter lock and the session lock).  A version that the session has counted but the
+        feed not yet recorded is left out: its record notifies every socket again."""
+        if seq is None or not self._lock.acquire(blocking=False):
+            return None
+        try:
+            held = self._viewers.get(seat)
+            if held is None or not 0 <= seq <= held.seq:
+                return None
+            texts = []
+            for s in range(seq + 1, held.seq + 1):
+                made = self._deltas.get(s)
+                if made is None or seat not in made:
+                    return None
+                texts.append(made[seat])
+            return held.seq, texts
+        finally:
+            self._lock.release()
+
     def forget_views(self) -> None:
         """Drop every tracked view (something outside the versions changed, e.g. a rematch):
         each viewer's next request starts again from a full state or its current version."""
@@ -308,6 +336,22 @@ class Feed:
             self._viewers.clear()
             self._full.clear()
             self._deltas.clear()
+
+
+async def updates_after(session, seat: int | None, seq: int | None) -> tuple[int, list[str]]:
+    """(version, messages) that bring a socket of ``seat`` at version ``seq`` to now: on the event
+    loop when they are serialised already (:meth:`Feed.cached_since`), else from :meth:`Feed.since`
+    in a worker thread (it may have to wait for the session's lock and build a full state).
+
+    It first lets the event loop run once: the request whose action made the version finishes in
+    the same turn of the loop as every socket of the game wakes up, and without that its answer
+    would wait behind all of their sends."""
+    await asyncio.sleep(0)
+    got = session.feed.cached_since(seat, seq)
+    if got is not None:
+        return got
+    from starlette.concurrency import run_in_threadpool
+    return await run_in_threadpool(session.feed.since, session, seat, seq)
 
 
 def messages_json(texts: list[str]) -> str:
