@@ -9,6 +9,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -86,9 +87,9 @@ MY_TURN = "document.body.dataset.myturn === 'yes' || document.body.dataset.over 
 
 
 def create_game(server: str, seed: int, bots: dict[str, str] | None = None, players: int = 2,
-                sets: tuple[str, ...] = ("base",), leaders: bool = False) -> dict:
+                sets: tuple[str, ...] = ("base",), leaders: bool = False, ruleset: str = "yucata") -> dict:
     return http_json("POST", server + "/api/games", {
-        "players": players, "sets": list(sets), "leaders": leaders, "ruleset": "yucata",
+        "players": players, "sets": list(sets), "leaders": leaders, "ruleset": ruleset,
         "bots": bots if bots is not None else {"1": "random"}, "seed": seed})
 
 
@@ -141,3 +142,164 @@ def no_horizontal_scroll(page) -> tuple[int, int]:
     return page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
 
 
+
+
+# -- phone size --------------------------------------------------------------------------------------
+#: The phone the tests hold (an iPhone 12-14's CSS viewport).
+PHONE = {"width": 390, "height": 844}
+
+
+@contextmanager
+def phone_page(browser, **settings):
+    """A page in a fresh touch context at phone size (settings of this device put in place first, as
+    :func:`use_settings`); JavaScript errors in the page fail the test, as the ``page`` fixture's do."""
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(15_000)
+    if settings:
+        use_settings(pg, **settings)
+    try:
+        yield pg
+    finally:
+        ctx.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+def phone_tabs_shown(page) -> bool:
+    """Whether the table shows its phone tabs (field, commons, players, log)."""
+    return page.evaluate("(() => { const t = document.querySelector('#tabs'); return !!t && !!t.offsetParent; })()")
+
+
+def open_tab(page, tab: str) -> None:
+    """On a phone: show the tab ``tab`` (a no-op when it is shown already)."""
+    if page.evaluate("document.querySelector('.table').dataset.tab") != tab:
+        page.click(f"#tabs [data-tab={tab}]")
+        page.wait_for_selector(f".table[data-tab={tab}]")
+
+
+def tab_of(page, target: str) -> str | None:
+    """The phone tab holding the element ``target`` (None: it is in no tab, e.g. the sticky bar)."""
+    return page.locator(target).first.evaluate(
+        "el => { const s = el.closest('section[data-tab]'); return s ? s.dataset.tab : null; }")
+
+
+def in_viewport(page, target: str) -> bool:
+    """Whether ``target`` is wholly on screen as the page stands (without scrolling to it)."""
+    box = page.locator(target).first.bounding_box()
+    size = page.viewport_size
+    return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1 and box["x"] >= 0 \
+        and box["x"] + box["width"] <= size["width"] + 1
+
+
+# -- a whole game by clicking -------------------------------------------------------------------------
+def choose_click(page, step: int) -> str:
+    """Pick what to click for this decision, by looking only at the page (like a person would)."""
+    if page.locator("#chooser").count():
+        return "#chooser [data-action] >> nth=0"
+    if page.locator("#deck.clickable").count():
+        decay = int(page.locator("#players .player.me").get_attribute("data-decay"))
+        if decay <= 1 or page.locator("#buttons [data-action=pass]").count() == 0 or step % 3 == 0:
+            return "#deck"
+        return "#buttons [data-action=pass]"
+    supply = page.locator("#supply .clickable")
+    if supply.count():
+        return f"#supply .clickable >> nth={supply.count() - 1 - step % min(2, supply.count())}"
+    if page.locator("#my-token.clickable").count():
+        return "#my-token"
+    for sel in ("#private [data-action]", "#field .sleeve-target", ".card-acts [data-action]",
+                "#players .vale-face.clickable", "#buttons [data-action]:not(#finish)", "#finish"):
+        if page.locator(sel).count():
+            return sel + " >> nth=0"
+    raise AssertionError("it is my decision but nothing is clickable: " + page.inner_text("#app")[:2000])
+
+
+def play_game_by_clicking(page, shot_dir: Path | None = None, shot_prefix: str = "table",
+                          limit: int = 3000) -> dict:
+    """Play the page's seat to the end of the game only by clicking what the page offers
+    (:func:`choose_click`): the two-click push, the commons, choosers, Finish Turn, and once an undo
+    of a Fertile Soil purchase.  On a phone (the tabs shown) every click first opens the tab that
+    holds its target, Undo and Finish Turn are clicked in the sticky bar (checked to be on screen
+    without scrolling), and after every few turns the players and log tabs are looked at (no
+    sideways scrolling, the log's newest turn first).  Returns counts of what was done: clicks,
+    pushes, finishes (End Harvest), turn_ends (Finish Turn), undos, tabs (opened, by name),
+    bar_clicks, elapsed (s)."""
+    phone = phone_tabs_shown(page)
+    start = time.monotonic()
+    stats = {"clicks": 0, "pushes": 0, "finishes": 0, "turn_ends": 0, "undos": 0, "tabs": {}, "bar_clicks": 0}
+
+    def show(target: str) -> None:
+        if not phone:
+            return
+        tab = tab_of(page, target)
+        if tab is None:                       # the sticky bar (or a dialog): always at hand
+            if target.startswith(("#finish", "#undo", "#buttons")):
+                assert page.locator(f"#actionbar {target.split(' >> ')[0]}").count(), target
+                assert in_viewport(page, target), f"{target} is not on screen in the sticky bar"
+                stats["bar_clicks"] += 1
+            return
+        open_tab(page, tab)
+        stats["tabs"][tab] = stats["tabs"].get(tab, 0) + 1
+
+    def look_around() -> None:
+        for tab in ("players", "log"):
+            open_tab(page, tab)
+            stats["tabs"][tab] = stats["tabs"].get(tab, 0) + 1
+            width, inner = no_horizontal_scroll(page)
+            assert width <= inner, f"the {tab} tab scrolls sideways: {width} > {inner}"
+        turns = page.locator("#log > li.log-turn")
+        assert turns.count() >= 1
+        numbers = [int(x) for x in turns.evaluate_all("els => els.map((e) => e.dataset.turn)")]
+        assert numbers == sorted(numbers, reverse=True)          # the newest turn first
+
+    shot_taken = False
+    for step in range(limit):
+        page.wait_for_function(MY_TURN, timeout=30_000)
+        if page.evaluate("document.body.dataset.over") == "yes":
+            break
+        before = seq(page)
+        target = choose_click(page, step)
+        show(target)
+        if target == "#deck":
+            # Two-click push: the first click only arms the deck; nothing is sent.
+            page.click("#deck")
+            assert page.locator("#deck.armed").count() == 1
+            page.wait_for_timeout(30)
+            assert seq(page) == before
+            page.click("#deck")
+            stats["pushes"] += 1
+        else:
+            turn_end = False
+            if target.startswith("#finish") and "Finish Turn" in page.inner_text("#finish"):
+                stats["turn_ends"] += 1                 # (with the engine's finish_turn option)
+                turn_end = True
+            elif target.startswith("#finish"):
+                stats["finishes"] += 1
+                if shot_dir is not None and not shot_taken and stats["finishes"] == 3:
+                    page.screenshot(path=str(shot_dir / f"{shot_prefix}-harvest.png"), full_page=not phone)
+                    shot_taken = True
+            label = page.locator(target).first.get_attribute("data-action") or ""
+            page.click(target)
+            if label.startswith("buy soil") and stats["undos"] == 0:
+                # Undo within the turn: the purchase is taken back.
+                wait_seq_change(page, before)
+                if page.locator("#undo").count():
+                    after_buy = seq(page)
+                    show("#undo")
+                    page.click("#undo")
+                    wait_seq_change(page, after_buy)
+                    stats["undos"] += 1
+                continue
+            if turn_end and phone and stats["turn_ends"] % 4 == 1:
+                wait_seq_change(page, before)
+                look_around()
+                stats["clicks"] += 1
+                continue
+        stats["clicks"] += 1
+        if page.locator("#chooser").count() == 0:
+            wait_seq_change(page, before)
+    else:
+        raise AssertionError(f"the game did not end within {limit} decisions")
+    stats["elapsed"] = time.monotonic() - start
+    return stats

@@ -3,6 +3,11 @@ SQLite database, driven through Debian's Chromium by Playwright.
 
 Without /usr/bin/chromium the tests are skipped with the reason, except in CI (``CI=true``), where
 a missing browser is a failure: the CI set-up must install the ``chromium`` Debian package.
+
+Screenshots of the key screens (the table at desktop and phone size, playback, the spoil banner,
+zoom, card faces, the end screen, ...) are artifacts of every run: the ``shot_dir`` fixture writes
+them to ``build/screenshots/`` in the checkout (gitignored; each run overwrites the files of the
+same name), or to the folder ``MYSTICVALE_SCREENSHOTS`` names.  A CI job can keep that folder.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ from browser_helpers import ServerProcess
 CHROMIUM = Path(os.environ.get("MYSTICVALE_CHROMIUM") or "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-#: Screenshots go here when set (to look at them after a run), else into the test's tmp_path.
+#: Screenshots go to the folder this names when set, else to DEFAULT_SHOT_DIR.
 SHOT_DIR_ENV = "MYSTICVALE_SCREENSHOTS"
+#: The checkout's build/screenshots/ (build/ is gitignored).
+DEFAULT_SHOT_DIR = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
 def pytest_configure(config):
@@ -84,7 +91,8 @@ def page(browser):
 
 
 @pytest.fixture
-def shot_dir(tmp_path) -> Path:
-    d = Path(os.environ.get(SHOT_DIR_ENV) or tmp_path)
+def shot_dir() -> Path:
+    """The folder for screenshots (see the module docstring), created if need be."""
+    d = Path(os.environ.get(SHOT_DIR_ENV) or DEFAULT_SHOT_DIR)
     d.mkdir(parents=True, exist_ok=True)
     return d

@@ -312,7 +312,7 @@ def test_end_screen_is_labelled_reopens_and_starts_a_rematch(page, server, shot_
     page.wait_for_selector("#field")
     page.wait_for_function(MY_TURN)
     assert page.locator("#players .player.me").get_attribute("data-seat") == "0"
-    assert "bot random" in page.inner_text("#players")
+    assert "Random bot" in page.inner_text("#players")
     assert page.evaluate("document.body.dataset.over") == "no"
 
 

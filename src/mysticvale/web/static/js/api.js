@@ -14,12 +14,14 @@ export function errorText(status, body) {
   return `HTTP ${status}`;
 }
 
-/** A JSON request (`token`: the seat token, sent as a header); throws an Error with `.status` and the server's message when it fails. */
-export async function api(method, path, payload, { token } = {}) {
+/** A JSON request (`token`: the seat token, `key`: the personal key, each sent as a header); throws
+ *  an Error with `.status` and the server's message when it fails. */
+export async function api(method, path, payload, { token, key } = {}) {
   let resp;
   const headers = payload ? { "Content-Type": "application/json" } : {};
-  // A seat's secret travels in a header, never in a URL (URLs reach logs and referrers).
+  // Secrets travel in headers, never in a URL (URLs reach logs and referrers).
   if (token) headers["X-Seat-Token"] = token;
+  if (key) headers["X-Player-Key"] = key;
   try {
     resp = await fetch(path, {
       method,

@@ -31,6 +31,16 @@ export function sleevedLayers(labels, newLabel) {
   return [...labels, newLabel];
 }
 
+/** A legendary advancement (Twilight Garden, file 003): one advancement filling several slots.
+ *  (Leader parts span slots too, but are no advancements: they get no legendary marker.) */
+export function isLegendary(L) {
+  return L.type.kind === "advancement" && (L.type.legendary ?? L.slots.length > 1);
+}
+
+function legendaryTitle(L) {
+  return t("marker.legendary_title", { slots: L.slots.map((x) => t(`slot.${x}`)).join(" + ") });
+}
+
 /** Labels covered by a later layer sharing a slot. */
 export function coveredOf(labels) {
   const out = [];
@@ -73,7 +83,8 @@ export function layerWords(label) {
   const ab = abilityText(L.type);
   const words = ab.named ? "" : ab.triggers.map((x) => t(`trigger.${x}`)).join(", ");
   const text = ab.text && (ab.triggers.length || L.type.kind === "advancement") ? `; ${words}${words ? ": " : ""}${ab.text}` : "";
-  return `${L.type.name}${parts.length ? ` (${list(parts)})` : ""}${text}`;
+  const name = isLegendary(L) ? t("card.legendary_name", { name: L.type.name }) : L.type.name;
+  return `${name}${parts.length ? ` (${list(parts)})` : ""}${text}`;
 }
 
 /** A card in words, slot by slot. */
@@ -123,9 +134,10 @@ function provisionalTitle(type) {
   return t("marker.provisional_title", { fields: list(fields) });
 }
 
-function markersMarkup(type, x, y, size) {
+function markersMarkup(type, x, y, size, L = null) {
   const out = [];
   const add = (name, title) => { out.push(marker(name, x + out.length * (size + 1), y, size, title)); };
+  if (L && isLegendary(L)) add("legendary", legendaryTitle(L));
   if (type.eclipse) add("eclipse", t(type.kind === "leader" ? "marker.coverable_title" : "marker.eclipse_title"));
   if (type.longwise) add("longwise", t("marker.longwise_title"));
   if (type.stand_in) add("stand_in", type.note || t("marker.stand_in_title"));
@@ -155,9 +167,10 @@ function triggerLine(type) {
   // A card's text is drawn where it has an ability; symbols alone speak for themselves.
   if (!text || !triggers.length) return "";
   const known = triggers.filter((x) => x !== "_");
-  const icons = known.filter(hasIcon).map((x) => `<svg class="ti" viewBox="0 0 24 24"><use href="#i-${x}"/></svg>`).join("");
-  const words = named ? "" : known.map((x) => t(`trigger.${x}`)).join(", ");
-  return `<div class="ab" xmlns="http://www.w3.org/1999/xhtml">${icons}${words ? `<b>${esc(words)}:</b> ` : ""}${esc(text)}</div>`;
+  // data-help: the keyword help (js/help.js) explains each trigger on hover or tap.
+  const icons = known.filter(hasIcon).map((x) => `<svg class="ti" data-help="${esc(x)}" viewBox="0 0 24 24"><use href="#i-${x}"/></svg>`).join("");
+  const words = named ? "" : known.map((x) => `<span data-help="${esc(x)}">${esc(t(`trigger.${x}`))}</span>`).join(", ");
+  return `<div class="ab" xmlns="http://www.w3.org/1999/xhtml">${icons}${words ? `<b>${words}:</b> ` : ""}${esc(text)}</div>`;
 }
 
 function vpBadge(type, x, y) {
@@ -186,8 +199,14 @@ function layerMarkup(label, { ghost = false, costBig = false, coveredNames = [] 
   const sym = symbolColumn(ty.symbols || {}, 5.5, y, hgt);
   const tx = 6 + sym.width + 1.5;
   const right = 82;
-  let m = `<g class="layer ${levelClass(ty)}${ghost ? " ghost" : ""}" data-label="${esc(label)}">`;
+  const legendary = isLegendary(L);
+  let m = `<g class="layer ${levelClass(ty)}${ghost ? " ghost" : ""}${legendary ? " legendary" : ""}" data-label="${esc(label)}">`;
   m += `<rect class="band" x="3" y="${y}" width="94" height="${hgt}" rx="4"/>`;
+  if (legendary) {
+    const size = Math.max(12, Math.min(34, hgt - 44));
+    m += `<rect class="legendary-frame" x="4.8" y="${y + 1.8}" width="90.4" height="${hgt - 3.6}" rx="3"/>`;
+    m += `<g class="legendary-emblem" aria-hidden="true">${useMarkup("legendary", 50 - size / 2, y + 16 + (hgt - 30 - size) / 2, size)}</g>`;
+  }
   if (ty.longwise) m += `<rect class="longwise-edge" x="92" y="${y + 2}" width="3" height="${hgt - 4}" rx="1.5"/>`;
   m += sym.markup;
   m += fitText(ty.name, tx, y + 9, 7, right - tx, "lname");
@@ -201,7 +220,7 @@ function layerMarkup(label, { ghost = false, costBig = false, coveredNames = [] 
     m += `<g class="cost"><title>${esc(t("card.cost", { n: ty.cost }))}</title><circle cx="${96 - r - 1.5}" cy="${y + hgt - r - 1.5}" r="${r}"/>` +
       `<text x="${96 - r - 1.5}" y="${y + hgt - r + (costBig ? 1.3 : .6)}" font-size="${costBig ? 9 : 6}">${ty.cost}</text></g>`;
   }
-  m += markersMarkup(ty, tx, y + hgt - 10, 8);
+  m += markersMarkup(ty, tx, y + hgt - 10, 8, L);
   coveredNames.forEach((nm, i) => {
     m += marker("covered", 70 - i * 9, y + hgt - 10, 8, t("marker.covered_title", { name: nm }));
   });
@@ -363,6 +382,7 @@ export function faceDetails({ card = null, label = null, vale = null }) {
     const text = ab.text && (ab.triggers.length || ty.kind === "advancement") ? `${words}${words ? ": " : ""}${ab.text}` : "";
     rows.push([covered ? "covered" : null, [covered ? t("zoom.covered") : "", head, sym.length ? t("zoom.shows", { what: list(sym) }) : "", text]
       .filter(Boolean).join(" · ")]);
+    if (isLegendary(L)) rows.push(["legendary", legendaryTitle(L)]);
     explainType(ty);
   };
   if (card && card.unseen_leader) {

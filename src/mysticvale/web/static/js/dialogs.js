@@ -7,7 +7,7 @@ import { icon, LEGEND } from "./icons.js";
 import { cardFace, valeFace, advancementFace } from "./cards.js";
 import { zoomable } from "./zoom.js";
 import { describe, visibleCards } from "./actions.js";
-import { settings, setSettings } from "./settings.js";
+import { settings, setSettings, setLanguage, LANGUAGES, browserLanguage } from "./settings.js";
 import { valeUsed } from "./players.js";
 
 /** A dialog frame: title, close button, content; closes on a click outside or Escape. */
@@ -34,11 +34,26 @@ export function chooserDialog(o, chooser, send, close) {
       onclick: () => { close(); send(a); } }, preview(a), h("span", {}, describe(o, a))))));
 }
 
+/** The language choice: Automatic (the browser's language, named) or one of the languages, each
+ *  by its own name ("Deutsch", "English"), so that a reader finds theirs whatever is shown now.
+ *  Choosing one reloads the page in that language (settings.js setLanguage).  Exported for any
+ *  page that offers the choice outside the table's settings (the lobby's profile panel). */
+export function languageField() {
+  const opt = (value, label) => h("option", { value, selected: (settings.language || "") === value }, label);
+  return h("div", { class: "setting-language" },
+    h("label", {}, t("settings.language"), " ",
+      h("select", { id: "set-language", onchange: (ev) => setLanguage(ev.target.value) },
+        opt("", t("settings.language_auto", { lang: t(`settings.lang.${browserLanguage()}`) })),
+        LANGUAGES.map((code) => opt(code, t(`settings.lang.${code}`))))),
+    h("p", { class: "muted small" }, t("settings.language_help")));
+}
+
 export function settingsDialog(close) {
   const chk = (key, label) => h("label", { class: "check" },
     h("input", { type: "checkbox", id: `set-${key}`, checked: !!settings[key], onchange: (ev) => setSettings({ [key]: ev.target.checked }) }),
     label);
   return dialog("settings", t("settings.title"), close,
+    languageField(),
     chk("animations", t("settings.animations")),
     h("p", { class: "muted small" }, t("settings.animations_help")),
     chk("pinField", t("settings.pin")),

@@ -61,7 +61,14 @@ export function list(items) {
   }
 }
 
-/** A player's name as shown everywhere (issue 15 will add chosen names). */
+let seatNames = null;
+
+/** The table says who sits where (js/seats.js): `f(seat)` is that seat's name, or null. */
+export function setSeatNames(f) { seatNames = f; }
+
+/** A player's name as shown everywhere: the seat's name when the table knows it (a person's
+ *  chosen name, "Greedy bot"), else "Player n". */
 export function playerName(seat) {
-  return t("player.name", { n: Number(seat) + 1 });
+  const name = seatNames ? seatNames(Number(seat)) : null;
+  return name || t("player.name", { n: Number(seat) + 1 });
 }

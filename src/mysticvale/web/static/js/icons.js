@@ -60,6 +60,10 @@ const SHAPES = {
   // markers
   eclipse: `<circle cx="12" cy="12" r="10.5" fill="#f4e7b0" stroke="#2b2540" stroke-width="1"/><circle cx="15.5" cy="9.5" r="8.5" fill="#2b2540"/>`,
   longwise: `<rect x="7" y="1.5" width="10" height="21" rx="3" fill="#2f5f6f"/><path d="M12 4.5v15M9 7.5l3-3 3 3M9 16.5l3 3 3-3" stroke="#fff" stroke-width="1.6" fill="none" stroke-linecap="round"/>`,
+  // a legendary advancement: one tablet over two slots (the ticks mark the slot line it spans)
+  legendary: `<rect x="3.5" y="1.5" width="17" height="21" rx="3" fill="#f6e7a8" stroke="#8a6412" stroke-width="1.4"/>
+              <path d="M3.5 12h3M17.5 12h3" stroke="#8a6412" stroke-width="1.4"/>
+              <path d="M12 5.3l1.9 4 4.3.5-3.2 2.9.9 4.3L12 14.8 8.1 17l.9-4.3-3.2-2.9 4.3-.5Z" fill="#6e4391"/>`,
   stand_in: `<path d="M12 1.5 22.5 12 12 22.5 1.5 12Z" fill="#fff" stroke="#6d6a60" stroke-width="1.6" stroke-dasharray="2.2 1.6"/>
              <path d="M12 7v6.5" stroke="#6d6a60" stroke-width="2" stroke-linecap="round"/><circle cx="12" cy="17" r="1.2" fill="#6d6a60"/>`,
   provisional: `<circle cx="12" cy="12" r="10.5" fill="#fff" stroke="#8c6d1f" stroke-width="1.4"/>
@@ -89,7 +93,7 @@ export const LEGEND = [
   ...["mana", "growth", "decay", "vp", "curse", "guardian", "animal", "forest", "sky", "wild", "any"]
     .map((k) => [k, `symbol.${k}`, `legend.${k}`]),
   ...TRIGGERS.map((k) => [k, `trigger.${k}`, `legend.trigger`]),
-  ...["eclipse", "longwise", "covered", "stand_in", "provisional", "leader", "token_up", "token_down", "star", "used"]
+  ...["legendary", "eclipse", "longwise", "covered", "stand_in", "provisional", "leader", "token_up", "token_down", "star", "used"]
     .map((k) => [k, `marker.${k}`, `legend.${k}`]),
 ];
 

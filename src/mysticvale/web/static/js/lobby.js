@@ -1,14 +1,30 @@
-// The lobby: create a game (seats, bots, sets, rules), invitation links, and the games this device
-// holds a seat for.
+// The lobby: the person's games from the server, live (your turn first, then running, then
+// finished; with the invitation links of the seats nobody has claimed yet for the creator), and
+// the form to create a game (seats for the creator, invited friends, open seats and bots; card
+// sets; rules).  The identity comes first: a new browser is asked for a name (js/welcome.js).
 
-import { h, $ } from "./dom.js";
-import { t, playerName, list } from "./i18n.js";
+import { h, $, $$ } from "./dom.js";
+import { t, playerName, list, language } from "./i18n.js";
 import { api } from "./api.js";
 import { banner, clearBanner } from "./banner.js";
-import { myGames, rememberGame, forgetGame } from "./storage.js";
+import {
+  person, personKey, forgetPerson, whoAmI, keyRefused, migrateOldGames, listMyGames, getMyGame, createGame,
+  getSettings, LobbySocket,
+} from "./people.js";
+import { askName, seatLabel } from "./welcome.js";
+import { installProfile, closeProfile, copyText } from "./profile.js";
+import { gamesChanged, setSound } from "./notify.js";
 
 const SETS = ["base", "vale_of_magic", "twilight_garden"];
+const RULESETS = ["yucata", "english", "german"];
 const THINK = ["0.2", "0.5", "1", "3"];
+const STATUSES = ["your_turn", "running", "finished"];
+const SECTION = { your_turn: "lobby.section_your_turn", running: "lobby.section_running", finished: "lobby.section_finished" };
+
+const games = new Map();           // game id -> MyGame row
+let socket = null;
+let clock = null;
+let fresh = null;                  // the game just created (highlighted once)
 
 async function botNames() {
   try {
@@ -19,20 +35,223 @@ async function botNames() {
   return ["greedy", "ismcts", "random"];
 }
 
-export async function renderLobby() {
+const absolute = (url) => (url ? new URL(url, location.origin).href : "");
+
+/** The link that opens a row's table: the person's seat (token in the fragment) or the spectator view. */
+function tableLink(g) {
+  return g.token ? `${absolute(g.url)}#token=${encodeURIComponent(g.token)}` : absolute(g.url);
+}
+
+// ------------------------------------------------------------------ the page
+
+/** Show the lobby.  `restored`: a personal link was just opened (its key taken from the address). */
+export async function renderLobby({ restored = false, message = "" } = {}) {
+  stopLive();
   document.title = t("title.lobby");
   $("#topinfo").textContent = t("lobby.title");
   $("#topactions").replaceChildren();
+  if (!personKey() || message) {
+    await askName({ message });
+  } else {
+    try {
+      const me = await whoAmI();
+      if (restored) banner(t("people.welcome_back", { name: me.name }), "info");
+    } catch (e) {
+      if (keyRefused(e)) {
+        forgetPerson();
+        await askName({ message: t(restored ? "people.link_invalid" : "people.key_invalid") });
+      } else {
+        banner(t("people.offline", { why: e.message }));      // go on with the name kept here
+      }
+    }
+  }
+  await migrateOldGames().catch(() => { /* tried again next time */ });
+  installProfile({ onKeyChanged: () => { if (socket) socket.restart(); }, onKeyRefused: lostKey });
+  getSettings().then((st) => setSound(!!st.sound)).catch(() => { /* the sound setting stays as kept here */ });
+
   const bots = await botNames();
+  const list_ = h("section", { id: "your-games", class: "panel games-panel" },
+    h("div", { class: "panel-head" }, h("h2", {}, t("lobby.your_games")),
+      h("span", { id: "lobby-live", class: "live down", title: t("lobby.live_title") }, t("lobby.connecting"))),
+    h("div", { id: "games-list" }, h("p", { class: "muted" }, t("lobby.loading"))));
+  $("#app").replaceChildren(h("div", { class: "lobby people-lobby" }, list_, createForm(bots)));
+
+  games.clear();
+  try {
+    for (const g of await listMyGames()) games.set(g.id, g);
+    gamesChanged([...games.values()], { complete: true, ...noticeOptions });
+  } catch (e) {
+    if (keyRefused(e)) { lostKey(); return; }
+    banner(t("lobby.list_failed", { why: e.message }));
+  }
+  renderGames();
+  startLive();
+}
+
+/** The key was refused (replaced on another device): back to the name panel, saying why. */
+function lostKey() {
+  stopLive();
+  closeProfile();
+  forgetPerson();
+  renderLobby({ message: t("people.key_invalid") });
+}
+
+const noticeOptions = { label: (g) => t("notify.game", { id: g.id }), link: tableLink };
+
+function startLive() {
+  socket = new LobbySocket({
+    onGames: (rows) => {
+      games.clear();
+      rows.forEach((g) => games.set(g.id, g));
+      gamesChanged(rows, { complete: true, ...noticeOptions });
+      renderGames();
+    },
+    onGame: (row) => {
+      games.set(row.id, row);
+      gamesChanged([row], noticeOptions);
+      renderGames(row.id);
+    },
+    onStatus: (live) => {
+      const el = $("#lobby-live");
+      if (!el) return;
+      el.className = live ? "live" : "live down";
+      el.textContent = t(live ? "lobby.live" : "lobby.reconnecting");
+    },
+    onRefused: lostKey,
+  }).start();
+  clock = setInterval(updateTimes, 30_000);
+}
+
+function stopLive() {
+  if (socket) socket.stop();
+  socket = null;
+  clearInterval(clock);
+}
+
+// ------------------------------------------------------------------ the games list
+
+const rank = (g) => STATUSES.indexOf(g.status);
+const ordered = () => [...games.values()].sort((a, b) => rank(a) - rank(b) || b.updated_at - a.updated_at || (a.id < b.id ? -1 : 1));
+
+/** Draw the list (`changed`: the one game that changed, redrawn alone when the order stays). */
+function renderGames(changed = null) {
+  const el = $("#games-list");
+  if (!el) return;
+  const rows = ordered();
+  const waiting = rows.filter((g) => g.status === "your_turn").length;
+  document.title = waiting ? t("notify.title_lobby", { n: waiting }) : t("title.lobby");
+  const order = rows.map((g) => `${g.id}:${g.status}`).join(" ");
+  if (changed && el.dataset.order === order) {
+    const old = el.querySelector(`.game-row[data-id="${CSS.escape(changed)}"]`);
+    if (old) { old.replaceWith(gameRow(games.get(changed))); return; }
+  }
+  el.dataset.order = order;
+  if (!rows.length) {
+    el.replaceChildren(h("div", { class: "empty" }, h("p", {}, t("lobby.no_games")), h("p", { class: "muted small" }, t("lobby.no_games_hint"))));
+    return;
+  }
+  el.replaceChildren(...STATUSES.map((status) => {
+    const these = rows.filter((g) => g.status === status);
+    if (!these.length) return null;
+    return h("section", { class: `game-section ${status}`, dataset: { status } },
+      h("h3", {}, t(SECTION[status], { n: these.length })),
+      h("ul", { class: "games" }, these.map(gameRow)));
+  }).filter(Boolean));
+  if (fresh) {
+    const row = el.querySelector(`.game-row[data-id="${CSS.escape(fresh)}"]`);
+    if (row) { row.classList.add("fresh"); row.scrollIntoView({ block: "nearest" }); fresh = null; }
+  }
+}
+
+/** "Ben's turn · round 3, Harvest", "Won by Anna" ... */
+function statusText(g) {
+  const phase = t(`phase.${g.phase}`);
+  if (g.over) {
+    const names = (g.winners || []).map((s) => { const p = g.players.find((x) => x.seat === s); return p ? seatLabel(p) : playerName(s); });
+    return names.length ? t("lobby.status_won", { who: list(names) }) : t("lobby.over");
+  }
+  if (g.status === "your_turn") return t("lobby.status_your_turn", { round: g.round, phase });
+  const p = g.players.find((x) => x.seat === g.current_player);
+  if (!p) return t("lobby.status_round", { round: g.round, phase });
+  if (!p.bot && !p.claimed) return t(p.open ? "lobby.status_open" : "lobby.status_invited", { name: playerName(p.seat), round: g.round, phase });
+  return t("lobby.status_turn", { name: seatLabel(p), round: g.round, phase });
+}
+
+/** Last activity as "5 minutes ago" in the page's language. */
+function ago(unix) {
+  const secs = Math.round(unix - Date.now() / 1000);
+  if (Math.abs(secs) < 45) return t("lobby.just_now");
+  const fmt = new Intl.RelativeTimeFormat(language(), { numeric: "auto" });
+  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+    if (Math.abs(secs) >= size || unit === "minute") return fmt.format(Math.round(secs / size), unit);
+  }
+  return "";
+}
+
+function timeEl(unix) {
+  const when = new Date(unix * 1000);
+  return h("time", { class: "ago", datetime: when.toISOString(), dataset: { at: unix }, title: when.toLocaleString(language()) }, ago(unix));
+}
+
+function updateTimes() {
+  $$("#games-list time.ago").forEach((el) => { el.textContent = ago(Number(el.dataset.at)); });
+}
+
+function playerChip(g, p) {
+  const turn = !g.over && p.seat === g.current_player;
+  const cls = ["chip", p.you && "you", p.bot && "bot", !p.bot && !p.claimed && (p.open ? "open" : "invited"), turn && "turn",
+    (g.winners || []).includes(p.seat) && g.over && "winner"].filter(Boolean).join(" ");
+  return h("span", { class: cls, dataset: { seat: p.seat }, title: playerName(p.seat) },
+    seatLabel(p), p.you ? ` ${t("player.you")}` : "");
+}
+
+function linkRow(label, url, aria) {
+  return h("li", { class: "invite" },
+    h("span", { class: "invite-label" }, label),
+    h("input", { class: "link", readonly: true, value: url, "aria-label": aria, onfocus: (ev) => ev.target.select() }),
+    h("button", { type: "button", class: "copy small", onclick: (ev) => copyText(url, ev.currentTarget) }, t("lobby.copy")));
+}
+
+function gameRow(g) {
+  const sets = g.sets.map((x) => t(`set.${x}`)).join(" + ");
+  const meta = [sets, g.ruleset ? t(`ruleset.${g.ruleset}`) : null, g.leaders ? t("lobby.with_leaders") : null].filter(Boolean).join(" · ");
+  const open = t(g.status === "your_turn" ? "lobby.play" : g.over ? "lobby.view" : "lobby.open");
+  const invites = g.creator ? [
+    ...g.invitations.map((inv) => linkRow(t("lobby.invite_label", { name: playerName(inv.seat) }), absolute(inv.url),
+      t("lobby.invite_for", { name: playerName(inv.seat) }))),
+    ...g.players.filter((p) => p.open && !p.claimed).map((p) => linkRow(t("lobby.open_label", { name: playerName(p.seat) }),
+      absolute(g.url), t("lobby.open_for", { name: playerName(p.seat) }))),
+  ] : [];
+  return h("li", { class: `game-row ${g.status}`, dataset: { id: g.id, status: g.status } },
+    h("div", { class: "game-head" },
+      h("a", { class: "game-title", href: tableLink(g) }, t("lobby.game", { id: g.id })),
+      h("span", { class: "muted small game-meta" }, meta)),
+    h("div", { class: "game-players" }, g.players.map((p) => playerChip(g, p))),
+    h("div", { class: "game-foot" },
+      h("span", { class: "status" }, statusText(g)),
+      h("span", { class: "muted small" }, timeEl(g.updated_at)),
+      g.chat_messages ? h("span", { class: "muted small chat-count" }, t("lobby.chat_count", { n: g.chat_messages })) : null,
+      h("a", { class: `button open-game${g.status === "your_turn" ? " primary" : ""}`, href: tableLink(g) }, open)),
+    invites.length ? h("div", { class: "game-invites" },
+      h("p", { class: "small muted" }, t("lobby.invites_explain")),
+      h("ul", { class: "invites" }, invites)) : null);
+}
+
+// ------------------------------------------------------------------ creating a game
+
+function createForm(bots) {
   const defaultBot = bots.includes("greedy") ? "greedy" : bots[0];
   const seatRows = h("div", { id: "seat-rows" });
   const playersSel = h("select", { id: "players", name: "players" },
     [2, 3, 4].map((n) => h("option", { value: n }, t("lobby.players_n", { n }))));
 
   function seatRow(seat) {
+    // seat 1 is the creator's (or a bot); every other seat: a friend's invitation, an open seat, or a bot
+    const people = seat === 0
+      ? [h("option", { value: "human" }, t("lobby.you_named", { name: (person() || {}).name || "" }))]
+      : [h("option", { value: "human" }, t("lobby.invite")), h("option", { value: "open" }, t("lobby.open_seat"))];
     const kind = h("select", { name: `seat-${seat}`, "aria-label": t("lobby.seat_kind", { name: playerName(seat) }) },
-      h("option", { value: "human" }, t(seat === 0 ? "lobby.you" : "lobby.person")),
-      bots.map((b) => h("option", { value: b, selected: seat > 0 && b === defaultBot }, t("lobby.bot", { bot: b }))));
+      people, bots.map((b) => h("option", { value: b, selected: seat > 0 && b === defaultBot }, t("lobby.bot", { bot: b }))));
     const think = h("select", { name: `think-${seat}`, "aria-label": t("lobby.strength", { name: playerName(seat) }) },
       THINK.map((v) => h("option", { value: v, selected: v === "0.5" }, t(`lobby.think.${v}`))));
     const sync = () => { think.hidden = !kind.value.startsWith("ismcts"); };
@@ -51,118 +270,58 @@ export async function renderLobby() {
   const form = h("form", { id: "create-form", class: "panel" },
     h("h2", {}, t("lobby.new_game")),
     h("label", {}, t("lobby.players"), " ", playersSel),
+    h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatRows,
+      h("p", { class: "small muted seat-hint" }, t("lobby.seat_hint"))),
     h("fieldset", {}, h("legend", {}, t("lobby.sets")),
       SETS.map((v) => h("label", { class: "check" },
         h("input", { type: "checkbox", name: "sets", value: v, checked: v === "base", disabled: v === "base" }), t(`set.${v}`)))),
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "leaders" }), t("lobby.leaders")),
     h("label", {}, t("lobby.ruleset"), " ",
-      h("select", { name: "ruleset" }, ["yucata", "english"].map((r) => h("option", { value: r }, t(`ruleset.${r}`))))),
-    h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatRows),
+      h("select", { name: "ruleset", id: "ruleset" }, RULESETS.map((r) => h("option", { value: r }, t(`ruleset.${r}`))))),
     h("button", { type: "submit", class: "primary", id: "create-btn" }, t("lobby.create")));
-  form.addEventListener("submit", (ev) => { ev.preventDefault(); createGame(form); });
-
-  const created = h("section", { id: "created", class: "panel", hidden: true });
-  const games = h("section", { id: "your-games", class: "panel" }, h("h2", {}, t("lobby.your_games")), h("div", { id: "games-list" }));
-  $("#app").replaceChildren(h("div", { class: "lobby" }, form, created, games));
-  refreshGamesList();
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); submitGame(form); });
+  return form;
 }
 
-async function createGame(form) {
+async function submitGame(form) {
   const fd = new FormData(form);
   const players = Number(fd.get("players") ?? form.querySelector("#players").value);
-  const sets = ["base", ...fd.getAll("sets").filter((s) => s !== "base")];
+  const sets = ["base", ...fd.getAll("sets").filter((x) => x !== "base")];
   const bots = {};
-  for (let s = 0; s < players; s++) {
-    const kind = fd.get(`seat-${s}`);
-    if (kind && kind !== "human") bots[String(s)] = kind.startsWith("ismcts") ? `${kind}:${fd.get(`think-${s}`)}` : kind;
+  const openSeats = [];
+  for (let seat = 0; seat < players; seat++) {
+    const kind = fd.get(`seat-${seat}`);
+    if (kind === "open") openSeats.push(seat);
+    else if (kind && kind !== "human") bots[String(seat)] = kind.startsWith("ismcts") ? `${kind}:${fd.get(`think-${seat}`)}` : kind;
   }
   if (Object.keys(bots).length === players) { banner(t("lobby.need_person")); return; }
   const leaders = fd.get("leaders") === "on";
   if (leaders && !sets.includes("twilight_garden")) sets.push("twilight_garden");
-  const payload = { players, sets, leaders, ruleset: fd.get("ruleset"), bots };
+  const payload = { players, sets, leaders, ruleset: fd.get("ruleset"), bots, open_seats: openSeats };
+  if (fd.get("seat-0") === "human") payload.creator_seat = 0;
   const btn = $("#create-btn");
   btn.disabled = true;
   try {
-    const res = await api("POST", "/api/games", payload);
+    const res = await createGame(payload);
     clearBanner();
-    showCreated(res);
+    const others = res.seats.filter((x) => !x.bot && !x.name);
+    const mine = res.seats.find((x) => x.token && x.name);
+    if (!others.length && mine) {             // bots only besides me: to the table at once
+      location.href = absolute(mine.url);
+      return;
+    }
+    fresh = res.id;
+    try {
+      const row = await getMyGame(res.id);
+      games.set(row.id, row);
+      gamesChanged([row], noticeOptions);
+    } catch { /* the lobby socket brings it */ }
+    renderGames();
+    banner(t("lobby.created_invite", { id: res.id }), "info");
   } catch (e) {
+    if (keyRefused(e)) { lostKey(); return; }         // a new game has no token: a 403 is the key's
     banner(t("lobby.create_failed", { why: e.message }));
   } finally {
     btn.disabled = false;
   }
-}
-
-const absolute = (url) => (url ? new URL(url, location.origin).href : "");
-
-async function copyText(text, button) {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    const area = h("textarea", { class: "offscreen" }, text);
-    document.body.append(area);
-    area.select();
-    try { document.execCommand("copy"); } catch { /* the link stays visible to copy by hand */ }
-    area.remove();
-  }
-  if (button) { button.textContent = t("lobby.copied"); setTimeout(() => { button.textContent = t("lobby.copy"); }, 1500); }
-}
-
-function showCreated(res) {
-  const humans = res.seats.filter((s) => s.token);
-  const mine = humans[0];
-  rememberGame({ id: res.id, seat: mine ? mine.seat : null, token: mine ? mine.token : null,
-    invites: res.seats.map((s) => ({ seat: s.seat, url: s.url, bot: s.bot || null, token: s.token || null })),
-    spectator_url: res.spectator_url || null });
-  const box = $("#created");
-  box.hidden = false;
-  box.replaceChildren(
-    h("h2", {}, t("lobby.created", { id: res.id })),
-    h("ul", { class: "invites" }, res.seats.map((s) => {
-      if (s.bot) return h("li", {}, t("lobby.seat_bot", { name: playerName(s.seat), bot: s.bot }));
-      const url = absolute(s.url);
-      const isMine = mine && s.seat === mine.seat;
-      const copy = h("button", { type: "button", class: "copy", onclick: (ev) => copyText(url, ev.target) }, t("lobby.copy"));
-      return h("li", { class: "invite", dataset: { seat: s.seat } },
-        h("span", {}, `${playerName(s.seat)}${isMine ? ` ${t("player.you")}` : ""}: `),
-        h("input", { class: "link", readonly: true, value: url, "aria-label": t("lobby.invite_for", { name: playerName(s.seat) }),
-          onfocus: (ev) => ev.target.select() }),
-        copy,
-        isMine ? h("a", { class: "button primary", href: s.url }, t("lobby.open_mine")) : null);
-    })),
-    res.spectator_url ? h("p", {}, t("lobby.spectators"), " ",
-      h("a", { href: res.spectator_url, class: "spectator-link" }, absolute(res.spectator_url))) : null);
-  refreshGamesList();
-}
-
-function refreshGamesList() {
-  const el = $("#games-list");
-  if (!el) return;
-  const games = myGames();
-  if (!games.length) { el.replaceChildren(h("p", { class: "muted" }, t("lobby.no_games"))); return; }
-  const rows = games.map((g) => {
-    const href = `/games/${encodeURIComponent(g.id)}` + (g.token ? `#token=${encodeURIComponent(g.token)}` : "");
-    const status = h("span", { class: "status muted" }, "…");
-    const row = h("li", { class: "game-row", dataset: { id: g.id } },
-      h("a", { href }, t("lobby.game", { id: g.id })),
-      h("span", { class: "muted" }, g.seat === null || g.seat === undefined ? ` ${t("lobby.as_spectator")} ` : ` ${t("lobby.as", { name: playerName(g.seat) })} `),
-      status,
-      h("button", { type: "button", class: "small", title: t("lobby.remove_title"),
-        onclick: () => { forgetGame(g.id, g.token); refreshGamesList(); } }, t("lobby.remove")));
-    api("GET", `/api/games/${encodeURIComponent(g.id)}/summary`).then((s) => {
-      if (s.over) {
-        status.textContent = (s.winners || []).length ? t("lobby.over_won", { who: list(s.winners.map(playerName)) }) : t("lobby.over");
-      } else if (s.current_player === g.seat) {
-        status.textContent = t("lobby.your_turn", { round: s.round, phase: t(`phase.${s.phase}`) });
-        row.classList.add("your-turn");
-      } else {
-        const bot = (s.seats || []).find((x) => x.seat === s.current_player && x.bot);
-        status.textContent = t(bot ? "lobby.bot_turn" : "lobby.their_turn", { name: s.current_player === null ? "—" : playerName(s.current_player),
-          bot: bot ? bot.bot : "", round: s.round, phase: t(`phase.${s.phase}`) });
-      }
-      status.classList.remove("muted");
-    }).catch((e) => { status.textContent = e.status === 404 ? t("lobby.gone") : e.message; });
-    return row;
-  });
-  el.replaceChildren(h("ul", { class: "games" }, rows));
 }

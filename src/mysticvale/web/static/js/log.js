@@ -6,6 +6,14 @@
 import { h } from "./dom.js";
 import { t, list, playerName } from "./i18n.js";
 import { icon } from "./icons.js";
+import { nameAt } from "./seats.js";
+import { localized } from "./logtext.js";
+
+/** An entry's text with the players' names: the server writes "Player 2"; where the table knows that
+ *  seat's name (a person, a bot) it is put in ("Anna pushes", "Greedy bot's turn"). */
+export function named(text) {
+  return String(text ?? "").replace(/\bPlayer ([1-9])\b/g, (m, d) => nameAt(Number(d) - 1) || m);
+}
 
 /** Turns shown open at the end of the log; older ones are folded. */
 const OPEN_TURNS = 6;
@@ -42,7 +50,7 @@ export function turnSummary(group) {
     if (e.k === "push") pushes++;
     else if (e.k === "spoil") { spoil = a.decay ?? "?"; finished = true; }
     else if (e.k === "finish") finished = true;
-    else if (e.k === "buy") buys.push(a.slots ? `${a.name} (${a.slots.split("+").map((s) => t(`slot.${s}`)).join(" + ")})` : (a.name || e.t));
+    else if (e.k === "buy") buys.push(a.slots ? `${a.name} (${a.slots.split("+").map((s) => t(`slot.${s}`)).join(" + ")})` : (a.name || named(e.t)));
     else if (e.k === "vale" && a.vale) vales.push(a.vale);
     else if (e.k === "vp" && e.p === group.player) vp += a.amount || 0;
     else if (e.k === "curse" && e.p === group.player) curses += a.amount || 0;
@@ -90,6 +98,7 @@ export function summaryBox(log, seat, onClose) {
 /** The log list: turns as groups, the newest first, what is new since the player's last action marked (what the
  *  player did is not news to them). */
 export function logList(log, seenUpTo, me = null) {
+  log = log.map(localized);           // entries in the reader's language (js/logtext.js)
   const groups = turnsOf(log);
   const items = [];
   const isNew = (e) => e.i > seenUpTo && (me === null || e.p !== me);
@@ -97,8 +106,8 @@ export function logList(log, seenUpTo, me = null) {
     const fresh = g.entries.some(isNew) || (g.head && isNew(g.head));
     const entries = h("ul", { class: "turn-entries" }, g.entries.map((e) => h("li", {
       class: `log-${e.k}${e.p !== null && e.p !== undefined ? ` p${e.p}` : ""}${isNew(e) ? " new" : ""}`,
-      dataset: { i: e.i } }, isNew(e) ? icon("new", { size: ".7em", cls: "new-dot" }) : null, e.t)));
-    const head = g.head ? g.head.t : t("log.setup");
+      dataset: { i: e.i } }, isNew(e) ? icon("new", { size: ".7em", cls: "new-dot" }) : null, named(e.t))));
+    const head = g.head ? named(g.head.t) : t("log.setup");
     // Older turns fold away (a click opens them); the last few and anything new stay open.
     const open = fresh || gi >= groups.length - OPEN_TURNS;
     items.push(h("li", { class: `log-turn${fresh ? " new" : ""}${g.player !== null ? ` p${g.player}` : ""}`, dataset: { turn: gi } },

@@ -4,26 +4,48 @@
 // Modules by concern: state and transport (state.js, transport.js, patch.js, api.js), card faces
 // (cards.js, icons.js, catalogue.js, zoom.js), table layout (table.js, field.js, commons.js,
 // players.js), dialogs (dialogs.js, endscreen.js), log and playback (log.js, playback.js), numbers
-// (numbers.js), settings (settings.js, storage.js), texts (i18n.js, messages/*.json), lobby (lobby.js).
+// (numbers.js), settings (settings.js, storage.js), texts (i18n.js, messages/*.json), lobby (lobby.js),
+// people (people.js: name, key, lobby socket; welcome.js: the name panel and claiming a seat;
+// profile.js: the person's menu; notify.js: "your turn" badge, sound and notifications).
 
-import { loadMessages } from "./i18n.js";
+import { loadMessages, t } from "./i18n.js";
 import { installIcons } from "./icons.js";
-import { settings, applyToPage } from "./settings.js";
+import { chosenLanguage, applyToPage } from "./settings.js";
 import { renderLobby } from "./lobby.js";
 import { startTable } from "./table.js";
+import { adoptKeyFromHash, personKey, getSettings, LobbySocket } from "./people.js";
+import { seatForTable } from "./welcome.js";
+import { atTable, gamesChanged, setSound } from "./notify.js";
 
 async function main() {
-  const wanted = settings.language || (navigator.language || "en").slice(0, 2);
-  await loadMessages(wanted);
+  await loadMessages(chosenLanguage());
   installIcons();
   applyToPage();
+  const restored = adoptKeyFromHash();        // a personal link (/#key=K): kept, and gone from the address
   const m = location.pathname.match(/^\/games\/([^/]+)\/?$/);
   if (m) {
-    startTable(decodeURIComponent(m[1]), seatToken());
+    const id = decodeURIComponent(m[1]);
+    // An invitation is claimed under the person's name first (a new browser is asked for one); a
+    // link without a token opens the person's own seat, or offers the open seats.
+    const token = await seatForTable(id, seatToken());
+    startTable(id, token);
+    watchOtherGames(id);
     // Another seat's link of the same game opened in this tab changes only the fragment: open it.
     window.addEventListener("hashchange", () => location.reload());
   }
-  else renderLobby();
+  else renderLobby({ restored });
+}
+
+/** At a table: the person's other games still badge the icon and notify when it becomes their turn. */
+function watchOtherGames(id) {
+  if (!personKey()) return;
+  atTable(id);
+  getSettings().then((st) => setSound(!!st.sound)).catch(() => { /* the copy kept here stays */ });
+  const options = { label: (g) => t("notify.game", { id: g.id }), link: (g) => `/games/${encodeURIComponent(g.id)}` };
+  new LobbySocket({
+    onGames: (rows) => gamesChanged(rows, { complete: true, ...options }),
+    onGame: (row) => gamesChanged([row], options),
+  }).start();
 }
 
 /** The seat token of a table link: `#token=T` (an old `?token=T` link is moved into the fragment). */

@@ -1,5 +1,5 @@
-// The players: tokens, mana token, decay showing, cards, score estimate, vales, leader, and the
-// buttons for each player's deck, field and vales (file 000's player info rows).
+// The players: names (seats.js), tokens, mana token, decay showing, cards, score estimate, vales,
+// leader, and the buttons for each player's deck, field and vales (file 000's player info rows).
 
 import { h } from "./dom.js";
 import { t, playerName } from "./i18n.js";
@@ -11,11 +11,23 @@ import { offer } from "./widgets.js";
 import { scoreEstimate } from "./numbers.js";
 import { stat } from "./field.js";
 import { T } from "./state.js";
+import { seatInfo, anyClaimed, namedByBot } from "./seats.js";
+import { helpFooter } from "./help.js";
 
 /** Whether a vale's ability was used this turn. */
 export function valeUsed(o, seat, v) {
   const used = o.turn && o.turn.used;
   return Array.isArray(used) && o.turn.player === seat && used.some((k) => String(k).startsWith(`v${v.id}.`));
+}
+
+/** A tag for a seat nobody holds yet: "open seat" (anyone with the link may take it) or, in a game
+ *  among people, "invited" (its invitation link has not been opened). */
+function seatTag(seat, bot) {
+  const s = seatInfo(seat);
+  if (!s || bot || s.claimed) return null;
+  if (s.open) return h("span", { class: "seat-tag open", title: t("seats.open_title") }, t("seats.open"));
+  if (anyClaimed()) return h("span", { class: "seat-tag invited", title: t("seats.invited_title") }, t("seats.invited"));
+  return null;
 }
 
 export function botOf(view, seat) {
@@ -68,8 +80,9 @@ function playerRow(ctx, p, { onDeck, onField, onVales }) {
   return h("div", { class: `player${acting ? " current" : ""}${me ? " me" : ""}`,
     dataset: { seat: p.seat, decay: p.decay, vp: p.vp_tokens } },
   h("div", { class: "player-head" },
-    h("strong", { class: "pname" }, playerName(p.seat), me ? ` ${t("player.you")}` : ""),
-    bot ? h("span", { class: "bot-tag", title: t("player.bot_title", { bot }) }, t("player.bot", { bot })) : null,
+    h("strong", { class: "pname", title: bot ? t("seats.bot_title", { bot }) : null }, playerName(p.seat), me ? ` ${t("player.you")}` : ""),
+    bot && !namedByBot(p.seat) ? h("span", { class: "bot-tag", title: t("player.bot_title", { bot }) }, t("player.bot", { bot })) : null,
+    seatTag(p.seat, bot),
     p.star ? h("span", { class: "star", title: t("player.star") }, icon("star")) : null,
     acting && bot ? h("span", { class: "thinking" }, t("player.thinking")) : null,
     acting && !bot && !me ? h("span", { class: "thinking" }, t("player.deciding")) : null,
@@ -93,5 +106,6 @@ function playerRow(ctx, p, { onDeck, onField, onVales }) {
 export function playersPanel(ctx, handlers) {
   return h("section", { id: "players", class: "panel", dataset: { tab: "players" } },
     h("h3", { class: "tab-title" }, t("players.title")),
-    ctx.o.players.map((p) => playerRow(ctx, p, handlers)));
+    ctx.o.players.map((p) => playerRow(ctx, p, handlers)),
+    helpFooter());
 }

@@ -26,6 +26,33 @@ export function setSettings(changes) {
 
 export function onSettings(f) { listeners.add(f); }
 
+// -- language ------------------------------------------------------------------------------
+/** The languages there is a message file for (messages/<code>.json); the settings dialog offers
+ *  them by their own names (settings.lang.<code>). */
+export const LANGUAGES = Object.freeze(["en", "de"]);
+
+/** "Automatic": the browser's language when there are messages in it, else English. */
+export function browserLanguage() {
+  const code = String((typeof navigator !== "undefined" && navigator.language) || "en").slice(0, 2).toLowerCase();
+  return LANGUAGES.includes(code) ? code : "en";
+}
+
+/** The language the page shows: the chosen one, else the browser's. */
+export function chosenLanguage() {
+  return LANGUAGES.includes(settings.language) ? settings.language : browserLanguage();
+}
+
+/** Switch the language (`""` = automatic): keep the choice and load the page again, which shows
+ *  every part of it (table, chat, lobby, dialogs) in the new language.  The game is on the server
+ *  and the page's address names the game and the seat, so the reloaded page opens the same table. */
+export function setLanguage(choice) {
+  const value = LANGUAGES.includes(choice) ? choice : "";
+  if (value === (settings.language || "")) return;
+  settings.language = value;
+  save(KEY, settings);
+  location.reload();
+}
+
 export function applyToPage() {
   document.body.classList.toggle("anim", !!settings.animations);
 }

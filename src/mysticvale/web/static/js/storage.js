@@ -1,5 +1,6 @@
-// What this device remembers: settings, the games it holds a seat for, and per game the last log
-// entry its player has seen (to mark what is new).
+// What this device remembers: settings, the person's secret key (issue 15), the seat links of games
+// opened before this browser had a name (kept only until they are claimed for the person), and per
+// game the last log entry its player has seen (to mark what is new).
 
 /** A JSON value from localStorage, or `fallback` when missing or unreadable. */
 export function load(key, fallback) {
@@ -15,12 +16,40 @@ export function save(key, value) {
   try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: not remembered */ }
 }
 
+const PERSON_KEY = "mysticvale.person";
+
+/** The person of this browser, `{key, id, name}`, or null before a name was picked. */
+export function person() {
+  const p = load(PERSON_KEY, null);
+  return p && typeof p.key === "string" && p.key ? p : null;
+}
+
+/** The secret personal key (sent as the X-Player-Key header), or null. */
+export function personKey() {
+  const p = person();
+  return p ? p.key : null;
+}
+
+/** Keep the person (a new key replaces the old one); `changes` may hold only some fields. */
+export function savePerson(changes) {
+  save(PERSON_KEY, Object.assign({}, person() || {}, changes));
+}
+
+export function forgetPerson() {
+  try { localStorage.removeItem(PERSON_KEY); } catch { /* nothing kept */ }
+}
+
+// Seat links opened in this browser without a personal key.  Since issue 15 the server lists a
+// person's games; this list is only a migration: the lobby claims each seat for the person once
+// and drops it (js/people.js migrateOldGames).  Spectator links are never kept.
 const GAMES_KEY = "mysticvale.games";
 
-export function myGames() { return load(GAMES_KEY, []); }
+export function myGames() { return load(GAMES_KEY, []).filter((g) => g && g.id && g.token); }
 
-/** Remember a game this device holds a seat token for (or a spectator link when token is null). */
+/** Remember a seat link opened before this browser had a name (nothing when it has one: the seat
+ *  was claimed for the person, and the server lists it). */
 export function rememberGame(entry) {
+  if (!entry || !entry.token || personKey()) return;
   const games = myGames();
   const old = games.find((g) => g.id === entry.id && g.token === entry.token) || {};
   const rest = games.filter((g) => !(g.id === entry.id && g.token === entry.token));
@@ -29,7 +58,9 @@ export function rememberGame(entry) {
 }
 
 export function forgetGame(id, token) {
-  save(GAMES_KEY, myGames().filter((g) => !(g.id === id && g.token === token)));
+  const rest = myGames().filter((g) => !(g.id === id && g.token === token));
+  if (rest.length) save(GAMES_KEY, rest);
+  else try { localStorage.removeItem(GAMES_KEY); } catch { /* nothing kept */ }
 }
 
 const SEEN_KEY = "mysticvale.seen";

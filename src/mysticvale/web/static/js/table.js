@@ -1,7 +1,8 @@
 // The table: takes the versions of the game, plays them back, and draws everything from the view
 // shown.  Layout pieces live in field.js, commons.js, players.js, log.js, dialogs.js and
 // endscreen.js; this module connects them and holds what the player is doing (two-click push,
-// automatic reveal, dialogs, tabs on a phone).
+// automatic reveal, dialogs, tabs on a phone).  Who sits where is seats.js, the chat chat.js, the
+// keyword help and the tour help.js.
 
 import { h, $ } from "./dom.js";
 import { t, playerName, has } from "./i18n.js";
@@ -25,6 +26,10 @@ import { settings, onSettings } from "./settings.js";
 import { banner, clearBanner, bigBanner } from "./banner.js";
 import { rememberGame, myGames, lastSeen, setLastSeen } from "./storage.js";
 import { T, obs, myDecision } from "./state.js";
+import { turnChanged } from "./notify.js";
+import { loadSeats, setSeats, seatsFromView, onSeats } from "./seats.js";
+import { initChat, chatPanel, chatUnread, receiveChat, catchUp, keepChat } from "./chat.js";
+import { installHelp, rulesLink, tourOffer, afterRender } from "./help.js";
 
 const ARM_MS = 6000;
 let playback = null;
@@ -43,7 +48,11 @@ export function startTable(id, token) {
   $("#app").replaceChildren(h("p", { class: "muted" }, t("table.connecting")));
   setHandlers({ send, choose: openChooser });
   playback = new Playback({ apply, draw, idle, mySeat: () => (T.view ? T.view.seat : null) });
+  onSeats(() => { if (T.view) render(); });
+  loadSeats(id);
   T.conn = new Connection(id, token, {
+    social: (msg) => { if (msg.type === "chat") receiveChat(msg); else if (msg.type === "seats") setSeats(msg.seats); },
+    opened: () => { catchUp(); loadSeats(id); },
     deliver: (msg) => { delivering = delivering.then(() => prepare(msg)).then(() => playback.push(msg)).catch((e) => banner(e.message)); },
     status: (open) => { T.wsOpen = open; renderConn(); },
     note: onNote,
@@ -54,6 +63,12 @@ export function startTable(id, token) {
       renderConn();
     },
   });
+  initChat(id, {
+    conn: T.conn,
+    canWrite: () => !!T.token && !!T.view && typeof T.view.seat === "number",
+    mySeat: () => (T.view && typeof T.view.seat === "number" ? T.view.seat : null),
+  });
+  installHelp({ showTab: (name) => { if (T.tab !== name) { T.tab = name; render(); } } });
   T.conn.start();
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") { hideZoom(); if (T.overlay) { closeOverlay(); } else if (T.armedSeq !== null) { disarm(); } }
@@ -82,6 +97,7 @@ function apply(msg) {
   if (msg.type === "full") {
     T.view = msg.view;
     T.log = msg.log;
+    seatsFromView(msg.view.players);
     if (T.seenAtOpen < 0) T.seenAtOpen = lastSeen(T.id, msg.view.seat);
     if (T.seenAtOpen < 0 && T.log.length) T.seenAtOpen = T.log[T.log.length - 1].i;
   } else {
@@ -398,10 +414,11 @@ function privatePanel(ctx) {
 function tabsEl(ctx) {
   const { groups } = ctx;
   const buyable = Object.keys(groups.commons).length + Object.keys(groups.soil).length + Object.keys(groups.vales).length;
-  const tab = (name, badge) => h("button", { type: "button", class: `tab${T.tab === name ? " on" : ""}`, role: "tab",
+  const tab = (name, badge, label = t(`tab.${name}`)) => h("button", { type: "button", class: `tab${T.tab === name ? " on" : ""}`, role: "tab",
     "aria-selected": T.tab === name ? "true" : "false", dataset: { tab: name },
-    onclick: () => { T.tab = name; render(); window.scrollTo(0, 0); } }, t(`tab.${name}`), badge ? h("span", { class: "badge" }, String(badge)) : null);
-  return h("nav", { id: "tabs", role: "tablist" }, tab("field"), tab("commons", buyable), tab("players"), tab("log"));
+    onclick: () => { T.tab = name; render(); window.scrollTo(0, 0); } }, label, badge ? h("span", { class: "badge" }, String(badge)) : null);
+  return h("nav", { id: "tabs", role: "tablist" }, tab("field"), tab("commons", buyable), tab("players"), tab("log"),
+    tab("chat", chatUnread(), t("chat.tab")));
 }
 
 function topBar(o, v, mine) {
@@ -420,6 +437,7 @@ function topBar(o, v, mine) {
     h("span", { id: "conn", class: T.wsOpen ? "live" : "down", title: t(T.wsOpen ? "top.live_title" : "top.down_title") },
       t(T.wsOpen ? "top.live" : "top.down")),
     o.over ? h("button", { type: "button", id: "scores-btn", onclick: () => open("end") }, icon("vp"), h("span", { class: "btn-text" }, t("top.scores"))) : null,
+    rulesLink(),
     h("button", { type: "button", id: "legend-btn", onclick: () => open("legend"), title: t("legend.title") }, icon("info"), h("span", { class: "btn-text" }, t("top.legend"))),
     h("button", { type: "button", id: "settings-btn", onclick: () => open("settings"), title: t("top.settings") }, icon("gear"), h("span", { class: "btn-text" }, t("top.settings"))),
   ].filter(Boolean));
@@ -446,8 +464,10 @@ export function render() {
   const ctx = { o, view: v, me, mine, legal, groups, offered };
   const logEl = $("#log");
   const logScroll = logEl ? logEl.scrollTop : 0;
+  const restoreChat = keepChat();
 
   document.title = mine ? t("title.your_turn", { id: T.id }) : t("title.game", { id: T.id });
+  turnChanged(mine, t("notify.game", { id: T.id }));
   Object.assign(document.body.dataset, { seq: T.seq, myturn: mine ? "yes" : "no", phase: o.phase, over: o.over ? "yes" : "no",
     playing: playback.playing ? "yes" : "no" });
   topBar(o, v, mine);
@@ -476,13 +496,15 @@ export function render() {
   const bar = actionBar(ctx);           // last: it offers what no widget above offers
 
   $("#app").replaceChildren(h("div", { class: "table", dataset: { tab: T.tab } },
-    tabsEl(ctx), bar, summary, priv,
+    tabsEl(ctx), bar, o.over ? null : tourOffer(), summary, priv,
     h("div", { class: "columns" },
       h("div", { class: "main" }, field, commons),
-      h("div", { class: "side" }, players, logPanel)),
+      h("div", { class: "side" }, players, chatPanel(), logPanel)),
     overlayEl(o)));
   const newLog = $("#log");
   if (newLog) newLog.scrollTop = logScroll;
+  restoreChat();
+  afterRender();
 
   if (o.over && !T.endClosed && T.overlay !== "end" && !playback.playing) { T.overlay = "end"; render(); }
 }

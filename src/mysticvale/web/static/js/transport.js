@@ -4,19 +4,27 @@
 // POSTed and answered with the versions after the client's.  The same version may come by both
 // ways: only the next one in line is taken.  A gap (a message from a version we do not hold) asks
 // the server for what is missing.  While the socket is down, the updates are polled.
+//
+// The socket also carries the table's chat and who sits where (issue 15): {"type": "chat"} and
+// {"type": "seats"} messages go to `social`.  A chat message is sent over the socket while it is
+// open ({"type": "chat", "text": T}: the server's echo of it is the answer, an error message
+// the refusal), else POSTed with the seat token.
 
 import { api } from "./api.js";
 
 export class Connection {
   /** `deliver(msg)` gets each new version's message in order (full or delta), `status(open)` the
    *  socket's state, `note(msg)` other messages (rematch, errors). */
-  constructor(gameId, token, { deliver, status, note, fatal }) {
+  constructor(gameId, token, { deliver, status, note, fatal, social = () => {}, opened = () => {} }) {
     this.id = gameId;
     this.token = token;
     this.deliver = deliver;
     this.status = status;
     this.note = note;
     this.fatal = fatal;
+    this.social = social;      // chat and seats messages
+    this.opened = opened;      // each time the socket opens (to catch up on the chat)
+    this.pendingChat = null;   // {text, seat, resolve, reject, timer}: a chat message sent over the socket
     this.seq = -1;             // the latest version received (not necessarily shown yet)
     this.ws = null;
     this.open = false;
@@ -57,6 +65,8 @@ export class Connection {
         this.seq = msg.seq;
         this.deliver(msg);
         took = true;
+      } else if (msg.type === "chat" || msg.type === "seats") {
+        this.social(msg);
       } else {
         this.note(msg);
       }
@@ -93,10 +103,17 @@ export class Connection {
       clearInterval(this.pollTimer);
       this.pollTimer = null;
       this.status(true);
+      this.opened();
     };
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === "error" && this.pendingChat) {          // the refusal of the chat message sent
+        this.settleChat(null, msg);
+        return;
+      }
+      if (msg.type === "chat" && this.pendingChat && msg.message && msg.message.seat === this.pendingChat.seat
+          && msg.message.text === this.pendingChat.text) this.settleChat(msg.message, null);
       if (msg.type === "error") {
         if (msg.status === 403 || msg.status === 404) this.giveUp(msg.status, msg.message);
         else this.note(msg);
@@ -107,6 +124,7 @@ export class Connection {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.open = false;
+      if (this.pendingChat) this.settleChat(null, { status: 0, message: "" });
       this.status(false);
       if (ev.code === 4403 || ev.code === 4404) { this.giveUp(ev.code - 4000, ev.reason); return; }
       this.scheduleReconnect();
@@ -138,6 +156,34 @@ export class Connection {
   async undo() {
     const res = await api("POST", `${this.base}/undo?since=${this.seq}`, { seq: this.seq }, this.auth);
     this.take(res.updates || []);
+  }
+
+  /** Write `text` in the chat as `seat`; resolves with the stored message {n, seat, name, text, at},
+   *  rejects with an Error carrying the server's `status` (422 refused, 429 too fast, 0 no answer). */
+  chat(text, seat) {
+    if (this.pendingChat) return Promise.reject(Object.assign(new Error("busy"), { status: 0 }));
+    if (!this.open || !this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      return api("POST", `${this.base}/chat`, { text }, this.auth);
+    }
+    return new Promise((resolve, reject) => {
+      // No echo and no error in time (a socket that died quietly): the caller keeps the text.
+      const timer = setTimeout(() => this.settleChat(null, { status: 0, message: "" }), 8000);
+      this.pendingChat = { text, seat, resolve, reject, timer };
+      try {
+        this.ws.send(JSON.stringify({ type: "chat", text }));
+      } catch {
+        this.settleChat(null, { status: 0, message: "" });
+      }
+    });
+  }
+
+  settleChat(message, error) {
+    const p = this.pendingChat;
+    if (!p) return;
+    this.pendingChat = null;
+    clearTimeout(p.timer);
+    if (message) p.resolve(message);
+    else p.reject(Object.assign(new Error(error.message || ""), { status: error.status ?? 0 }));
   }
 
   async rematch() {

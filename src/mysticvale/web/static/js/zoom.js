@@ -67,6 +67,17 @@ function installSwallow() {
   window.addEventListener("click", (ev) => {
     if (swallowClick) { swallowClick = false; ev.stopImmediatePropagation(); ev.preventDefault(); }
   }, true);
+  // A hover zoom belongs to a face under the mouse.  A click redraws the table (buying, pushing),
+  // and a redrawn face never sees the mouse leave: so a mouse click, or a move once the face is
+  // gone from the page, closes it.
+  window.addEventListener("pointerdown", (ev) => {
+    if (ev.pointerType === "touch") return;
+    clearTimeout(hoverTimer);                     // a click is not a hover
+    if (shownFor && !$("#zoom").classList.contains("touch")) hide();
+  }, true);
+  window.addEventListener("pointermove", (ev) => {
+    if (ev.pointerType !== "touch" && shownFor && !shownFor.isConnected) hide();
+  }, { passive: true });
 }
 
 /** Make `el` (a face, or a widget holding one) zoom on hover and long press. */
@@ -75,7 +86,7 @@ export function zoomable(el, what) {
   el.addEventListener("mouseenter", (ev) => {
     if (ev.pointerType === "touch") return;
     clearTimeout(hoverTimer);
-    hoverTimer = setTimeout(() => show(face(), what, el, false), HOVER_DELAY);
+    hoverTimer = setTimeout(() => { if (el.isConnected) show(face(), what, el, false); }, HOVER_DELAY);
   });
   el.addEventListener("mouseleave", () => { clearTimeout(hoverTimer); if (shownFor === face()) hide(); });
   el.addEventListener("pointerdown", (ev) => {
