@@ -199,3 +199,14 @@ class ServerProcess:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(timeout=30)
         self.proc = None
+
+
+def server_on_backend(tmp_path: Path, request, backend: str) -> ServerProcess:
+    """A started ``mysticvale serve`` on ``backend`` ("sqlite": its own file in ``tmp_path``;
+    "postgresql": a fresh database of the throwaway cluster), for the kill -9 restart tests."""
+    database = None
+    if backend == "postgresql":
+        database = _fresh_pg_database(request.getfixturevalue("pg_url"))
+    srv = ServerProcess(tmp_path, database)
+    srv.start()
+    return srv

@@ -11,7 +11,7 @@ import threading
 
 import httpx
 import pytest
-from conftest import ServerProcess
+from conftest import server_on_backend
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -43,12 +43,7 @@ def everything(api: Api, people: dict[str, dict], game_ids: list[str]) -> dict:
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_people_claims_chat_and_settings_survive_sigkill(tmp_path, request, backend):
-    database = None
-    if backend == "postgresql":
-        from conftest import _fresh_pg_database
-        database = _fresh_pg_database(request.getfixturevalue("pg_url"))
-    srv = ServerProcess(tmp_path, database)
-    srv.start()
+    srv = server_on_backend(tmp_path, request, backend)
     try:
         api = Api(srv.base)
         people = {n: api.ok("POST", "/api/people", json={"name": n}) for n in ("Anna", "Bob", "Cleo", "Dan")}

@@ -16,7 +16,7 @@ import time
 import httpx
 import mysticvale as mv
 import pytest
-from conftest import ServerProcess, choose, server_game, wait_for
+from conftest import choose, server_game, server_on_backend, wait_for
 
 from mysticvale.bots import SeatView, make_bot
 from mysticvale.server import Storage, bot_seed
@@ -67,12 +67,7 @@ def play_human(base: str, gid: str, token: str, moves: int) -> dict:
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_sigkill_mid_game_loses_and_duplicates_nothing(tmp_path, request, backend):
-    database = None
-    if backend == "postgresql":
-        from conftest import _fresh_pg_database
-        database = _fresh_pg_database(request.getfixturevalue("pg_url"))
-    srv = ServerProcess(tmp_path, database)
-    srv.start()
+    srv = server_on_backend(tmp_path, request, backend)
     try:
         base = srv.base
         b = httpx.post(f"{base}/api/games", json={"players": 2, "seed": SEED_B,
@@ -148,7 +143,7 @@ def test_sigkill_mid_game_loses_and_duplicates_nothing(tmp_path, request, backen
     finally:
         srv.kill()
     # exactly one stored record per action
-    store = Storage(database or f"sqlite:///{tmp_path / 'mysticvale.db'}")
+    store = Storage(srv.database or f"sqlite:///{tmp_path / 'mysticvale.db'}")
     try:
         assert store.record_count(gid_a) == len(ref_a.history)
         assert store.record_count(gid_b) == len(ref_b.history)
