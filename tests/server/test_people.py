@@ -250,3 +250,22 @@ def test_every_people_and_chat_route_is_documented(sqlite_client):
     assert "X-Player-Key" in spec["info"]["description"] and "WS /api/people/me/ws" in spec["info"]["description"]
     create = spec["paths"]["/api/games"]["post"]
     assert {"PersonalKey": []} in create.get("security", [])
+
+
+def test_new_people_per_address_are_bounded_by_the_servers_limit(sqlite_url):
+    """``Limits.people_per_10min`` (``serve --people-per-10min``) bounds the names one address makes:
+    past it, a short 429 with Retry-After, and nobody is made."""
+    from fastapi.testclient import TestClient
+    from mysticvale.server import create_app
+    from mysticvale.server.limits import Limits
+
+    with TestClient(create_app(sqlite_url, limits=Limits(people_per_10min=2))) as c:
+        person(c, "Ada")
+        person(c, "Bea")
+        r = c.post("/api/people", json={"name": "Cy"})
+        assert r.status_code == 429, r.text
+        assert int(r.headers["Retry-After"]) >= 1
+        assert len(r.content) < 300
+        with c.app.state.social.engine.connect() as conn:
+            import sqlalchemy as sa
+            assert conn.execute(sa.text("SELECT count(*) FROM people")).scalar() == 2

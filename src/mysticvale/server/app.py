@@ -156,7 +156,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     # Compress answers of 1 kB and more (states, catalogue, client files) for clients that accept it.
     app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=6)
-    people_api.install(app, mail=mail, public_url=public_url)     # issue 15: people and chat routes
+    people_api.install(app, mail=mail, public_url=public_url, people_per_window=limits.people_per_10min)     # issue 15: people and chat routes
 
     def manager_of(request: Request | WebSocket) -> SessionManager:
         return request.app.state.manager

@@ -63,6 +63,8 @@ class Limits:
     bot_only_per_minute: int = 4
     #: Unfinished bot-only games on the server at once.
     max_bot_only_games: int = 32
+    #: New people (display names with a personal key) a client address may make per 10 minutes.
+    people_per_10min: int = 20
     #: Longest thinking time of a bot decision (seconds).
     max_think: float = DEFAULT_MAX_THINK
 

@@ -57,7 +57,8 @@ key_header = APIKeyHeader(name="X-Player-Key", auto_error=False, scheme_name="Pe
 
 router = APIRouter(tags=["people"], route_class=StrictJSONRoute)   # NaN, Infinity, 1e400: 422
 
-#: New people per client address per :data:`PEOPLE_WINDOW` seconds.
+#: New people per client address per :data:`PEOPLE_WINDOW` seconds (default of
+#: :attr:`Limits.people_per_10min`, ``mysticvale serve --people-per-10min``).
 PEOPLE_PER_ADDRESS, PEOPLE_WINDOW = 20, 600.0
 #: Seconds a person's WebSocket has to send its key.
 HELLO_TIMEOUT = 10.0
@@ -66,12 +67,13 @@ LOBBY_SETTLE = 0.25
 
 
 # -- hooks for app.py -------------------------------------------------------------------
-def install(app: FastAPI, *, mail: MailSettings | None = None, public_url: str | None = None) -> None:
+def install(app: FastAPI, *, mail: MailSettings | None = None, public_url: str | None = None,
+            people_per_window: int = PEOPLE_PER_ADDRESS) -> None:
     """Add the people and chat routes to ``app`` (called once by ``create_app``)."""
     from . import chat_api
 
     app.state.social_config = {"mail": mail, "public_url": public_url}
-    app.state.people_limiter = _AddressLimiter(PEOPLE_PER_ADDRESS, PEOPLE_WINDOW)
+    app.state.people_limiter = _AddressLimiter(people_per_window, PEOPLE_WINDOW)
     app.include_router(router)
     app.include_router(chat_api.router)
     app.description = (app.description or "") + DESCRIPTION
