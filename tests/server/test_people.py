@@ -119,6 +119,9 @@ def test_claims_are_first_come_one_seat_per_person_and_refusals_change_nothing(c
     gid, tokens = g["id"], {s["seat"]: s["token"] for s in g["seats"]}
     url = f"/api/games/{gid}/claim"
     assert client.post(url, json={"token": tokens[1]}, headers=key(b)).status_code == 200
+    # The random bot (seat 2) starts this game: let it finish its turn, so that no move of its lands
+    # between the two pictures of the database.
+    wait_for(lambda: client.get(f"/api/games/{gid}/summary").json()["current_player"] != 2)
     before = (dump(client), my_games(client, a), my_games(client, b), my_games(client, c))
     refusals = [
         (client.post(url, json={"token": tokens[1]}, headers=key(c)), 409, "taken by Bob"),
