@@ -10,6 +10,7 @@ import json
 import threading
 
 import pytest
+from conftest import wait_for
 from social_helpers import count, create, dump, key, my_games, person
 
 from mysticvale.server import chat as chat_limits
@@ -39,6 +40,8 @@ def table(client):
     g = create(client, a, players=3, bots={"2": "random"})
     tokens = [s["token"] for s in g["seats"]]
     assert client.post(f"/api/games/{g['id']}/claim", json={"token": tokens[1]}, headers=key(b)).status_code == 200
+    # If the bot starts, let it finish its turn: the tests compare pictures of the database.
+    wait_for(lambda: client.get(f"/api/games/{g['id']}/summary").json()["current_player"] != 2)
     return {"gid": g["id"], "tokens": tokens, "a": a, "b": b, "clock": clock}
 
 
