@@ -16,6 +16,9 @@ import pytest
 
 from browser_helpers import MY_TURN, no_horizontal_scroll, play_api
 
+import mysticvale as mv
+from mysticvale.bots import SeatView, make_bot
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
@@ -414,3 +417,50 @@ def test_the_rematch_keeps_the_names(browser, server, shot_dir):
         assert names(pg)[1] == "Random bot"
         log = pg.inner_text("#log")
         assert "Anna" in log and not re.search(r"\bPlayer [12]\b", log), log
+
+
+def test_two_friends_finish_a_game_and_meet_again_in_the_rematch(browser, server, shot_dir):
+    # Anna (desktop) and Ben (phone) play a game to its end; Anna starts the rematch from her end
+    # screen; Ben's end screen offers to join it, and he arrives at his own seat under his name.
+    anna, ben = person(server, "Anna"), person(server, "Ben")
+    game = people_game(server, anna, seed=67)
+    claim(server, game, 1, ben)
+    tokens = {s["seat"]: s["token"] for s in game["seats"]}
+    # Both seats play greedy moves, chosen on a copy of the same seeded game (a table with people
+    # ends each turn with Finish Turn), each sent once: the server must agree with every one.
+    local = mv.new_game(players=2, seed=67, sets=("base",), ruleset="yucata", finish_turn=True)
+    bots = [make_bot("greedy", seed=s) for s in range(2)]
+    while not local.is_over():
+        seat = local.current_player
+        action = str(bots[seat].act(SeatView(local, seat)))
+        status, body = req("POST", f"{server}/api/games/{game['id']}/actions?since={len(local.history)}",
+                           {"action": action, "seq": len(local.history)}, {"X-Seat-Token": tokens[seat]})
+        assert status == 200, body
+        local.apply_action(action)
+    status, st = req("GET", f"{server}/api/games/{game['id']}/state")
+    assert st["observation"]["over"]
+    with opened(browser, seat_url(server, game, 0), anna) as a, \
+            opened(browser, seat_url(server, game, 1), ben, phone=True) as b:
+        for pg in (a, b):
+            pg.wait_for_selector("#end table.scores")
+            assert pg.locator("#rematch").inner_text() == "Rematch (same seats and bots)"
+        a.click("#rematch")
+        a.wait_for_url(re.compile(r"/games/(?!" + re.escape(game["id"]) + r")[^#?]+#token="))
+        new_id = a.url.split("/games/")[1].split("#")[0]
+        a.wait_for_selector("#field")
+        # Ben's end screen learns of it live, and offers to join rather than start another.
+        b.wait_for_function("document.querySelector('#rematch') && "
+                            "document.querySelector('#rematch').textContent === 'Join the rematch'")
+        b.screenshot(path=str(shot_dir / "rematch-join-phone.png"))
+        b.click("#rematch")
+        b.wait_for_url(re.compile(r"/games/" + re.escape(new_id) + r"#token="))
+        b.wait_for_selector("#field")
+        b.wait_for_function("document.querySelector(\"#players .player[data-seat='1'] .pname\").textContent === 'Ben (you)'")
+        assert names(b)[0] == "Anna"
+        a.wait_for_function("document.querySelector(\"#players .player[data-seat='1'] .pname\").textContent === 'Ben'")
+        assert names(a)[0] == "Anna (you)"
+        # The same seats, and each person's list of games has the new one under both names.
+        for who in (anna, ben):
+            status, mine = req("GET", f"{server}/api/people/me/games/{new_id}", headers={"X-Player-Key": who["key"]})
+            assert status == 200 and mine["seat"] == (0 if who is anna else 1)
+            assert [p["name"] for p in mine["players"]] == ["Anna", "Ben"]

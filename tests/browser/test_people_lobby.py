@@ -322,6 +322,49 @@ def test_a_bad_personal_link_and_a_refused_key_lead_to_the_name_panel(browser, s
         p.close()
 
 
+def test_the_language_a_person_chooses_follows_them_to_another_device(browser, server):
+    # Greta's browser speaks English; she chooses German in her menu.  The choice is kept with her on
+    # the server (her e-mails come in it), and her personal link opens German on a fresh device.
+    p = Person(browser, stubs=False)
+    q = Person(browser, stubs=False)
+    try:
+        pg = p.page
+        pg.goto(server + "/")
+        pick_name(pg, "Greta")
+        pg.wait_for_selector("#create-form")
+        assert pg.evaluate("document.documentElement.lang") == "en"
+        me = {"X-Player-Key": p.key()}
+        assert request("GET", f"{server}/api/people/me/settings", headers=me)["language"] is None
+        pg.click("#person-btn")
+        pg.wait_for_selector("#profile #set-language")
+        with pg.expect_navigation():
+            pg.select_option("#profile #set-language", "de")
+        pg.wait_for_selector("#create-form")
+        assert pg.evaluate("document.documentElement.lang") == "de"
+        assert request("GET", f"{server}/api/people/me/settings", headers=me)["language"] == "de"
+        link = server + "/#key=" + p.key()
+
+        qg = q.page                               # a fresh device, English browser, Greta's link
+        qg.goto(link)
+        qg.wait_for_selector("#create-form")
+        assert qg.evaluate("document.documentElement.lang") == "de"
+        assert qg.inner_text("#person-btn").strip().startswith("Greta")
+        # Back to automatic there: the server forgets the choice; this device shows English again.
+        qg.click("#person-btn")
+        qg.wait_for_selector("#profile #set-language")
+        with qg.expect_navigation():
+            qg.select_option("#profile #set-language", "")
+        qg.wait_for_selector("#create-form")
+        assert qg.evaluate("document.documentElement.lang") == "en"
+        assert request("GET", f"{server}/api/people/me/settings", headers=me)["language"] is None
+        pg.reload()                               # the first device keeps its own choice
+        pg.wait_for_selector("#create-form")
+        assert pg.evaluate("document.documentElement.lang") == "de"
+    finally:
+        p.close()
+        q.close()
+
+
 def test_games_kept_by_an_older_browser_are_claimed_once_and_bad_links_never_listed(browser, server):
     game = create_game(server, seed=5, bots={"1": "random"})
     other = create_game(server, seed=6, bots={"1": "random"})

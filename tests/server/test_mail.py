@@ -238,6 +238,32 @@ def test_a_turn_taken_before_the_delay_sends_nothing(sqlite_url, smtp):
         assert inbox.mails[1][1] == ["anna@example.org"]
 
 
+def test_a_german_speakers_mail_comes_in_german(sqlite_url, smtp):
+    # The language the person chose (the browser keeps it on the server, issue 15 item 7) is the
+    # language of their e-mails: server/mail/de.toml.
+    inbox, port = smtp
+    with mail_app(sqlite_url, port) as c:
+        a = person(c, "Greta")
+        assert c.patch("/api/people/me/settings", json={"language": "de"}, headers=key(a)).status_code == 200
+        confirm(c, a, "greta@example.org", inbox, 1)
+        assert inbox.mails[0][2]["Subject"] == "Bestätige deine E-Mail-Adresse für Mystic Vale"
+        assert "Hallo Greta" in body(inbox.mails[0][2])
+        g = create(c, a, bots={"1": "random"}, seed=42)
+        gid, token = g["id"], g["seats"][0]["token"]
+        for _ in range(200):                      # play until the bot has handed the turn back
+            spec = state(c, gid)
+            if spec["observation"]["acting_player"] == 0:
+                if spec["seq"] > 0:
+                    break
+                act(c, gid, token)
+            else:
+                wait_for(lambda: state(c, gid)["seq"] != spec["seq"], timeout=30)
+        _, rcpt, mail = inbox.wait(2)
+        assert rcpt == ["greta@example.org"]
+        assert mail["Subject"] == "Du bist am Zug in Mystic Vale (mit einem Bot (random))"
+        assert "Hallo Greta" in body(mail) and "Runde" in body(mail)
+
+
 class BlackHole:
     """A TCP server that accepts connections and never says a word, until released."""
 

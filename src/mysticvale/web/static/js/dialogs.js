@@ -8,6 +8,7 @@ import { cardFace, valeFace, advancementFace } from "./cards.js";
 import { zoomable } from "./zoom.js";
 import { describe, visibleCards } from "./actions.js";
 import { settings, setSettings, setLanguage, LANGUAGES, browserLanguage } from "./settings.js";
+import { personKey, patchSettings } from "./people.js";
 import { valeUsed } from "./players.js";
 
 /** A dialog frame: title, close button, content; closes on a click outside or Escape. */
@@ -36,17 +37,21 @@ export function chooserDialog(o, chooser, send, close) {
 
 /** The language choice: Automatic (the browser's language, named) or one of the languages, each
  *  by its own name ("Deutsch", "English"), so that a reader finds theirs whatever is shown now.
- *  Choosing one reloads the page in that language (settings.js setLanguage).  Exported for any
+ *  Choosing one reloads the page in that language (settings.js setLanguage); a person's choice is
+ *  kept on the server too (their other devices and their e-mails follow it).  Exported for any
  *  page that offers the choice outside the table's settings (the lobby's profile panel). */
 export function languageField() {
   const opt = (value, label) => h("option", { value, selected: (settings.language || "") === value }, label);
   return h("div", { class: "setting-language" },
     h("label", {}, t("settings.language"), " ",
-      h("select", { id: "set-language", onchange: (ev) => setLanguage(ev.target.value) },
+      h("select", { id: "set-language", onchange: (ev) => setLanguage(ev.target.value, rememberLanguage) },
         opt("", t("settings.language_auto", { lang: t(`settings.lang.${browserLanguage()}`) })),
         LANGUAGES.map((code) => opt(code, t(`settings.lang.${code}`))))),
     h("p", { class: "muted small" }, t("settings.language_help")));
 }
+
+/** Keep a person's language choice on the server (nothing to keep without a person). */
+const rememberLanguage = (language) => (personKey() ? patchSettings({ language }) : Promise.resolve());
 
 export function settingsDialog(close) {
   const chk = (key, label) => h("label", { class: "check" },

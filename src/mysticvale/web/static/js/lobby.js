@@ -12,7 +12,7 @@ import {
   getSettings, LobbySocket,
 } from "./people.js";
 import { askName, seatLabel } from "./welcome.js";
-import { installProfile, closeProfile, copyText } from "./profile.js";
+import { installProfile, closeProfile, copyButton } from "./profile.js";
 import { gamesChanged, setSound } from "./notify.js";
 
 const SETS = ["base", "vale_of_magic", "twilight_garden"];
@@ -209,7 +209,7 @@ function linkRow(label, url, aria) {
   return h("li", { class: "invite" },
     h("span", { class: "invite-label" }, label),
     h("input", { class: "link", readonly: true, value: url, "aria-label": aria, onfocus: (ev) => ev.target.select() }),
-    h("button", { type: "button", class: "copy small", onclick: (ev) => copyText(url, ev.currentTarget) }, t("lobby.copy")));
+    copyButton(url, { class: "small" }));
 }
 
 function gameRow(g) {

@@ -10,7 +10,7 @@
 
 import { loadMessages, t } from "./i18n.js";
 import { installIcons } from "./icons.js";
-import { chosenLanguage, applyToPage } from "./settings.js";
+import { chosenLanguage, applyToPage, adoptLanguage, settings } from "./settings.js";
 import { renderLobby } from "./lobby.js";
 import { startTable } from "./table.js";
 import { adoptKeyFromHash, personKey, getSettings, LobbySocket } from "./people.js";
@@ -18,10 +18,11 @@ import { seatForTable } from "./welcome.js";
 import { atTable, gamesChanged, setSound } from "./notify.js";
 
 async function main() {
+  const restored = adoptKeyFromHash();        // a personal link (/#key=K): kept, and gone from the address
+  await followPersonsLanguage(restored);
   await loadMessages(chosenLanguage());
   installIcons();
   applyToPage();
-  const restored = adoptKeyFromHash();        // a personal link (/#key=K): kept, and gone from the address
   const m = location.pathname.match(/^\/games\/([^/]+)\/?$/);
   if (m) {
     const id = decodeURIComponent(m[1]);
@@ -34,6 +35,17 @@ async function main() {
     window.addEventListener("hashchange", () => location.reload());
   }
   else renderLobby({ restored });
+}
+
+/** A device with no language choice of its own takes the one the person keeps on the server
+ *  (chosen on another device): asked once per device and person (again when a personal link brings
+ *  a person), and never for longer than a moment. */
+async function followPersonsLanguage(restored) {
+  if (!personKey() || settings.language || (settings.languageAsked && !restored)) return;
+  try {
+    const st = await Promise.race([getSettings(), new Promise((_, no) => setTimeout(() => no(new Error("slow")), 1500))]);
+    adoptLanguage(st.language);
+  } catch { /* asked again on the next page */ }
 }
 
 /** At a table: the person's other games still badge the icon and notify when it becomes their turn. */

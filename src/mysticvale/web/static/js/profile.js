@@ -10,10 +10,41 @@ import {
 } from "./notify.js";
 import { NAME_MAX } from "./welcome.js";
 import { languageField } from "./dialogs.js";
+import { chosenLanguage } from "./settings.js";
+
+/** When each text was last copied: a button drawn again by a live update (the lobby redraws a
+ *  game's row when the game changes) keeps saying "Copied" for the rest of the moment. */
+const copiedAt = new Map();
+const COPIED_MS = 1500;
+
+/** The label of a copy button for `text`: "Copied" for a moment after it was copied, else "Copy". */
+export function copyLabel(text) {
+  const at = copiedAt.get(text);
+  return at !== undefined && Date.now() - at < COPIED_MS ? t("lobby.copied") : t("lobby.copy");
+}
+
+/** A copy button for `text` (a string, or a function that gives the text when clicked: a link
+ *  that may change), with class `copy` and any `extra` attributes. */
+export function copyButton(text, extra = {}) {
+  const current = typeof text === "function" ? text : () => text;
+  const button = h("button", Object.assign({ type: "button", onclick: () => copyText(current(), button) }, extra,
+    { class: ["copy", extra.class].filter(Boolean).join(" ") }), copyLabel(current()));
+  const at = copiedAt.get(current());
+  if (at !== undefined && Date.now() - at < COPIED_MS) {
+    setTimeout(() => { button.textContent = copyLabel(current()); }, COPIED_MS - (Date.now() - at));
+  }
+  return button;
+}
 
 /** Copy `text` to the clipboard (or by the old way where the clipboard API is refused); the
  *  button says "Copied" for a moment. */
 export async function copyText(text, button) {
+  copiedAt.set(text, Date.now());
+  if (button) button.textContent = t("lobby.copied");
+  setTimeout(() => {
+    if (copiedAt.has(text) && Date.now() - copiedAt.get(text) >= COPIED_MS) copiedAt.delete(text);
+    if (button) button.textContent = copyLabel(text);
+  }, COPIED_MS);
   try {
     await navigator.clipboard.writeText(text);
   } catch {
@@ -22,10 +53,6 @@ export async function copyText(text, button) {
     area.select();
     try { document.execCommand("copy"); } catch { /* the link stays visible to copy by hand */ }
     area.remove();
-  }
-  if (button) {
-    button.textContent = t("lobby.copied");
-    setTimeout(() => { button.textContent = t("lobby.copy"); }, 1500);
   }
 }
 
@@ -133,7 +160,7 @@ function linkSection() {
       show.textContent = t(visible ? "people.hide_link" : "people.show_link");
       show.setAttribute("aria-pressed", String(visible));
     } }, t("people.show_link"));
-  const copy = h("button", { type: "button", class: "copy", id: "copy-link", onclick: (ev) => copyText(field.value, ev.currentTarget) }, t("lobby.copy"));
+  const copy = copyButton(() => field.value, { id: "copy-link" });
   const msg = note();
   const renew = h("button", { type: "button", id: "new-key", class: "small", onclick: async () => {
     if (!window.confirm(t("people.new_key_confirm"))) return;
@@ -233,7 +260,10 @@ function emailRows(st) {
     ev.preventDefault();
     const email = address.value.trim() || null;
     try {
-      const res = await patchSettings({ email, email_turns: email ? turns.checked : false });
+      // The e-mails come in the person's language; one who never chose gets the page's language.
+      const language = st.language ? {} : { language: chosenLanguage() };
+      const res = await patchSettings({ email, email_turns: email ? turns.checked : false, ...language });
+      st.language = res.language;
       turns.checked = res.email_turns;
       showState(res);
       msg.say(t("notify.saved"));

@@ -10,6 +10,7 @@ export const DEFAULTS = Object.freeze({
   autoRevealLimit: 3,
   spoilChance: false,      // show the chance that the next reveal spoils
   language: "",            // "" = the browser's language when there are messages for it
+  languageAsked: false,    // this device has asked the server for the person's language
 });
 
 export const settings = Object.assign({}, DEFAULTS, load(KEY, {}));
@@ -44,13 +45,27 @@ export function chosenLanguage() {
 
 /** Switch the language (`""` = automatic): keep the choice and load the page again, which shows
  *  every part of it (table, chat, lobby, dialogs) in the new language.  The game is on the server
- *  and the page's address names the game and the seat, so the reloaded page opens the same table. */
-export function setLanguage(choice) {
+ *  and the page's address names the game and the seat, so the reloaded page opens the same table.
+ *  `remember(value)` (optional) keeps the choice with the person on the server first, so that it
+ *  follows them to their other devices and their e-mails come in it. */
+export async function setLanguage(choice, remember = null) {
   const value = LANGUAGES.includes(choice) ? choice : "";
   if (value === (settings.language || "")) return;
   settings.language = value;
   save(KEY, settings);
+  if (remember) {
+    try { await remember(value || null); } catch { /* kept on this device; the server keeps its copy */ }
+  }
   location.reload();
+}
+
+/** The person's language kept on the server (`language`, null for automatic), adopted by a device
+ *  that has no choice of its own yet: the language follows the person to a new device.  The
+ *  device remembers that it asked, so it asks once. */
+export function adoptLanguage(language) {
+  if (!settings.language && LANGUAGES.includes(language)) settings.language = language;
+  settings.languageAsked = true;
+  save(KEY, settings);
 }
 
 export function applyToPage() {
