@@ -325,6 +325,8 @@ class Match:
         self.answers = answers
         self.sockets: list = []
         self.fetching: set[int] = set()
+        #: seat -> the future of its action sent on its socket (``opts["act_over"] == "socket"``)
+        self.waiting: dict[int, asyncio.Future] = {}
 
     def _api(self, path: str) -> str:
         return self.rng.choice(self.bases) + f"/api/games/{self.gid}{path}"
@@ -361,6 +363,11 @@ class Match:
                     self.stats["bytes"] += ws.received - mark
                     self.stats["raw"] += len(raw)
                 mark = ws.received
+                if raw.startswith(b'{"type":"applied"') or raw.startswith(b'{"type":"error"'):
+                    waiter = self.waiting.pop(seat, None)      # the answer to this socket's action
+                    if waiter is not None and not waiter.done():
+                        waiter.set_result(raw)
+                    continue
                 seq, gap = table.take_message(raw)
                 if gap:
                     await self._fetch(seat)
@@ -418,6 +425,8 @@ class Match:
         action = self.rng.choice(table.legal())
         t0 = time.monotonic()
         self.sent_at[held + 1] = (t0, seat)
+        if self.opts.get("act_over") == "socket":
+            return await self._act_on_socket(seat, action, held, t0)
         try:
             if self.opts["legacy"]:
                 r = await self.client.post(self._api("/actions"),
@@ -439,6 +448,34 @@ class Match:
         self._took_http(r, t1)
         if table.take_answer(r.content):
             await self._fetch(seat)
+        if t0 >= self.measure_from:
+            self.stats["rtt"].append(t1 - t0)
+            self.stats["actions"] += 1
+            if self.answers is not None:
+                self.answers[held + 1] = (t0, t1)
+        return True
+
+
+    async def _act_on_socket(self, seat: int, action: str, held: int, t0: float) -> bool:
+        """The action as a message on the seat's own socket (``{"type": "action", ...}``); its round
+        trip ends with the socket's ``applied`` answer (the version itself comes as a push)."""
+        ws = self.sockets[seat][0]
+        waiter = asyncio.get_running_loop().create_future()
+        self.waiting[seat] = waiter
+        try:
+            await ws.send(json.dumps({"type": "action", "action": action, "seq": held}, separators=(",", ":")))
+            raw = await asyncio.wait_for(waiter, 60)
+        except Exception as exc:
+            self.waiting.pop(seat, None)
+            _count(self.stats, "failed", f"action: {type(exc).__name__}")
+            return True
+        t1 = time.monotonic()
+        if not raw.startswith(b'{"type":"applied"'):
+            if t0 >= self.measure_from:
+                self.stats["refused"] += 1
+                status = json.loads(raw).get("status")
+                self.stats["errors"][f"action: {status}"] = self.stats["errors"].get(f"action: {status}", 0) + 1
+            return True
         if t0 >= self.measure_from:
             self.stats["rtt"].append(t1 - t0)
             self.stats["actions"] += 1
@@ -931,7 +968,7 @@ def setup_name(setup: str, label: str) -> str:
 
 
 def run_row(setup: str, protocol: int, games: int | None, spectators: int | None, args, profile: bool) -> dict:
-    opts = {"protocol": protocol, "legacy": args.legacy_api, "deflate": not args.no_deflate}
+    opts = {"protocol": protocol, "legacy": args.legacy_api, "deflate": not args.no_deflate, "act_over": args.act_over}
     load_before = _load()
     with Servers(setup, args) as servers:
         spy = None
@@ -1000,6 +1037,9 @@ def main() -> None:
                     help="update protocol(s): 2 = deltas as the browser client (default), 1 = whole states; "
                          "several: each row is run with each, one right after the other")
     ap.add_argument("--no-deflate", action="store_true", help="WebSockets without permessage-deflate")
+    ap.add_argument("--act-over", choices=["post", "socket"], default="post",
+                    help="send actions by POST (with the updates in the answer) or as messages on the seat's "
+                         "own WebSocket (answered by an 'applied' message; the version comes as a push)")
     ap.add_argument("--seconds", type=float, default=30.0, help="measured time per row")
     ap.add_argument("--warmup", type=float, default=8.0, help="seconds before measuring (games are created, "
                                                                "spectators connect)")

@@ -366,7 +366,7 @@ class GameSession:
                     raise Conflict(f"it is not your decision: player {g.current_player + 1} is to act")
                 before = g.clone()
                 before_fp = _hidden_fingerprint(g)
-                turn = g.observe(None)["turn_number"]
+                turn = g.state.turn_number
                 try:
                     g.apply_action(action)
                 except IllegalActionError as exc:
@@ -443,7 +443,7 @@ class GameSession:
             return "nothing to undo: you can only take back your own last action while it is still your decision"
         if top.barrier:
             return f"cannot undo {top.action!r}: it revealed hidden information (a card, a shuffle or a private look)"
-        if top.turn != g.observe(None)["turn_number"]:
+        if top.turn != g.state.turn_number:
             return "cannot undo an action from an earlier turn"
         return None
 
@@ -990,8 +990,8 @@ def _replay(config: dict[str, Any], actions: list[str]) -> Game:
 
 
 def _summary(g: Game) -> Summary:
-    obs = g.observe(None)
-    return Summary(g.current_player, obs["phase"], obs["round"], g.is_over(), list(g.winners()))
+    # Read from the state (as observe() does), not through a whole observation per action.
+    return Summary(g.current_player, g.phase, g.state.round, g.is_over(), list(g.winners()))
 
 
 def _event_count(g: Game) -> int:
@@ -1005,19 +1005,18 @@ def _event_count(g: Game) -> int:
 
 
 def _hidden_fingerprint(g: Game) -> tuple:
-    """Everything whose change means hidden information came out (or randomness was used)."""
-    pub = g.observe(None)
-    parts: list[Any] = [
-        tuple(p["deck_count"] for p in pub["players"]),
-        tuple(sorted(pub["advancement_decks"].items())),
-        tuple(sorted(pub["vale_decks"].items())),
-    ]
-    for seat in range(g.players):
-        o = g.observe(seat)
-        me = o["players"][seat]
-        pend = o.get("pending") or {}
-        parts.append((tuple(me.get("known_top", ())), tuple(c["id"] for c in pend.get("cards", ()) or ())))
-    # Any draw from the game's random streams (the server, unlike clients, may read the full state).
-    rng = getattr(g.state, "rng", None)
-    parts.append(tuple(sorted(rng.states.items())) if rng is not None else None)
-    return tuple(parts)
+    """Everything whose change means hidden information came out (or randomness was used): the
+    size of every face-down pile (a card drawn, dealt or searched), what each player has seen of
+    their deck's top, the cards a decision shows only its player, and the random streams.  Read
+    from the state directly (the server may read all of it): an action pays for no observation."""
+    st = g.state
+    pending = st.pending[-1] if st.pending else None
+    rng = getattr(st, "rng", None)
+    return (
+        tuple(len(pl.deck) for pl in st.players),
+        tuple(sorted((k, len(d)) for k, d in st.adv_decks.items())),
+        tuple(sorted((k, len(d)) for k, d in st.vale_decks.items())),
+        tuple(tuple(pl.known_top) for pl in st.players),
+        (pending.player, tuple(pending.private)) if pending is not None and pending.private else None,
+        tuple(sorted(rng.states.items())) if rng is not None else None,
+    )

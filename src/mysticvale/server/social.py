@@ -51,31 +51,56 @@ class _Listener:
 
 
 class Hub:
-    """In-process fan-out to asyncio queues: ``("person", id)`` and ``("game", id)`` topics."""
+    """In-process fan-out to asyncio queues: ``("person", id)`` and ``("game", id)`` topics.
+
+    Listeners are kept by topic, so telling one game's or person's sockets costs the same however
+    many other sockets the process holds (every action asks who listens)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._listeners: dict[int, _Listener] = {}
+        self._by_topic: dict[tuple[str, str], dict[int, _Listener]] = {}
+        self._per_kind: dict[str, int] = {}
         self._keys = itertools.count(1)
 
     def subscribe(self, topic: tuple[str, str], loop, queue) -> int:
         with self._lock:
             key = next(self._keys)
-            self._listeners[key] = _Listener(loop, queue, topic)
+            listener = _Listener(loop, queue, topic)
+            self._listeners[key] = listener
+            self._by_topic.setdefault(topic, {})[key] = listener
+            self._per_kind[topic[0]] = self._per_kind.get(topic[0], 0) + 1
             return key
 
     def unsubscribe(self, key: int) -> None:
         with self._lock:
-            self._listeners.pop(key, None)
+            listener = self._listeners.pop(key, None)
+            if listener is None:
+                return
+            self._per_kind[listener.topic[0]] -= 1
+            same = self._by_topic.get(listener.topic)
+            if same is not None:
+                same.pop(key, None)
+                if not same:
+                    del self._by_topic[listener.topic]
 
     def listening(self, kind: str) -> set[str]:
         """Ids with at least one listener of this kind ("person" or "game")."""
         with self._lock:
-            return {li.topic[1] for li in self._listeners.values() if li.topic[0] == kind}
+            return {topic[1] for topic in self._by_topic if topic[0] == kind}
+
+    def anyone(self, kind: str) -> bool:
+        """Whether any listener of this kind is connected to this process."""
+        return self._per_kind.get(kind, 0) > 0
+
+    def listens(self, topic: tuple[str, str]) -> bool:
+        """Whether anyone listens to ``topic``."""
+        with self._lock:
+            return topic in self._by_topic
 
     def publish(self, topic: tuple[str, str], item: Any) -> None:
         with self._lock:
-            targets = [li for li in self._listeners.values() if li.topic == topic]
+            targets = list(self._by_topic.get(topic, {}).values())
         for li in targets:
             try:
                 li.loop.call_soon_threadsafe(li.queue.put_nowait, item)
@@ -197,21 +222,21 @@ class Social:
     def _pass_on(self, kind: str, game_id: str, number: int) -> None:
         """Tell this process's sockets what another process's note names, read from the database."""
         if kind == "chat":
-            if game_id in self.hub.listening("game"):
+            if self.hub.listens(("game", game_id)):
                 found = self.chat.messages(game_id, after=number - 1, limit=1)
                 if found and found[0]["n"] == number:
                     self.hub.publish(("game", game_id), {"type": "chat", "message": found[0]})
         elif kind == "seats":
-            if game_id in self.hub.listening("game"):
+            if self.hub.listens(("game", game_id)):
                 self.hub.publish(("game", game_id), seats_message(self.people.holders(game_id)))
         self._queue(game_id, None)          # every kind: the lobbies of this game's people
 
     def _tell_people(self, game_id: str) -> None:
-        listening = self.hub.listening("person")
-        if not listening:
+        if not self.hub.anyone("person"):
             return
-        for person_id in self.people.people_of_game(game_id) & listening:
-            self.hub.publish(("person", person_id), game_id)
+        for person_id in self.people.people_of_game(game_id):
+            if self.hub.listens(("person", person_id)):
+                self.hub.publish(("person", person_id), game_id)
 
     def _maybe_notice(self, info: TurnInfo) -> None:
         """Note a "your turn" e-mail if the decision has just passed to a seat whose person wants one."""
