@@ -58,6 +58,34 @@ _GALLERY = """async ([cat, messages]) => {
     layers: face.querySelectorAll('.layer').length, eclipse, other });
   out.cards.push({ aria: preview.querySelector('svg').getAttribute('aria-label'), ghost: preview.querySelectorAll('.layer.ghost').length });
   out.sprite = !!document.getElementById('mv-icons');
+  // Text that does not fit: a line of an ability text outside its box or over a marker, a VP
+  // shield or the cost; a number wider than its shield.
+  const inside = (r, box, tol = 0.4) => r.left >= box.left - tol && r.right <= box.right + tol && r.top >= box.top - tol && r.bottom <= box.bottom + tol;
+  const meets = (a, b, tol = 0.4) => a.left < b.right - tol && b.left < a.right - tol && a.top < b.bottom - tol && b.top < a.bottom - tol;
+  out.misfits = [];
+  for (const face of wrap.querySelectorAll('.face')) {
+    const name = face.querySelector('svg').getAttribute('aria-label').slice(0, 60);
+    const obstacles = [...face.querySelectorAll('.marker, .endvp, .negvp, .cost')].map((e) => e.getBoundingClientRect());
+    for (const ab of face.querySelectorAll('.ab')) {
+      const box = ab.getBoundingClientRect();
+      const walk = document.createTreeWalker(ab, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        for (const r of range.getClientRects()) {
+          if (!r.width) continue;
+          if (!inside(r, box)) out.misfits.push(`${name}: "${n.textContent.slice(0, 30)}" runs out of its box`);
+          else if (obstacles.some((o) => meets(r, o))) out.misfits.push(`${name}: "${n.textContent.slice(0, 30)}" runs under a marker`);
+        }
+      }
+    }
+    for (const g of face.querySelectorAll('.endvp, .negvp')) {
+      const shield = g.querySelector('use').getBoundingClientRect();
+      const num = g.querySelector('text').getBoundingClientRect();
+      if (num.left < shield.left + 0.25 || num.right > shield.right - 0.25) out.misfits.push(`${name}: ${g.querySelector("text").textContent} is wider than its shield`);
+    }
+  }
+  out.misfits = [...new Set(out.misfits)];
   return out;
 }"""
 
@@ -91,6 +119,10 @@ def test_every_card_face_is_drawn_with_a_text_alternative(page, server, shot_dir
     covered, preview = out["cards"]
     assert covered["covered"] == 1 and "covered" in covered["aria"] and covered["layers"] == 2
     assert preview["ghost"] == 1
+    # Every face's text fits its slot (wrapped and set smaller where need be, cut with "…" only
+    # when even the smallest print is too long), clear of the markers, shields and cost; numbers
+    # fit their shields (Le Que's −100).
+    assert not out["misfits"], out["misfits"][:20]
     page.screenshot(path=str(shot_dir / "faces-gallery.png"), full_page=True)
 
 

@@ -134,6 +134,12 @@ function provisionalTitle(type) {
   return t("marker.provisional_title", { fields: list(fields) });
 }
 
+/** How many markers markersMarkup draws for a type. */
+function markerCount(type, L = null) {
+  return (L && isLegendary(L) ? 1 : 0) + (type.eclipse ? 1 : 0) + (type.longwise ? 1 : 0) +
+    (type.stand_in || (type.provisional || []).length ? 1 : 0);
+}
+
 function markersMarkup(type, x, y, size, L = null) {
   const out = [];
   const add = (name, title) => { out.push(marker(name, x + out.length * (size + 1), y, size, title)); };
@@ -162,23 +168,136 @@ function symbolColumn(symbols, x, y, height) {
   return { markup: m, width: cols * (size + 1) };
 }
 
-function triggerLine(type) {
+/** The pieces of a card's ability text: its trigger icons and words (markup) and its text. */
+function abilityParts(type) {
   const { triggers, text, named } = abilityText(type);
   // A card's text is drawn where it has an ability; symbols alone speak for themselves.
-  if (!text || !triggers.length) return "";
+  if (!text || !triggers.length) return null;
   const known = triggers.filter((x) => x !== "_");
   // data-help: the keyword help (js/help.js) explains each trigger on hover or tap.
-  const icons = known.filter(hasIcon).map((x) => `<svg class="ti" data-help="${esc(x)}" viewBox="0 0 24 24"><use href="#i-${x}"/></svg>`).join("");
+  const icons = known.filter(hasIcon).map((x) => `<svg class="ti" data-help="${esc(x)}" viewBox="0 0 24 24" style="${TI_STYLE}"><use href="#i-${x}"/></svg>`).join("");
   const words = named ? "" : known.map((x) => `<span data-help="${esc(x)}">${esc(t(`trigger.${x}`))}</span>`).join(", ");
-  return `<div class="ab" xmlns="http://www.w3.org/1999/xhtml">${icons}${words ? `<b>${words}:</b> ` : ""}${esc(text)}</div>`;
+  return { head: `${icons}${words ? `<b>${words}:</b> ` : ""}`, text };
+}
+
+// ------------------------------------------------------------------ ability text that fits its box
+//
+// A card's text is set in a box of the face (a foreignObject, in card units: a card is 100 wide).
+// It wraps round what is drawn in the box's corners (the VP shields, the cost, the markers: float
+// spacers) and is set at the largest size from its base size down to FIT_MIN at which all of it
+// shows.  A text too long even then is cut at a word with "…" on the face; the zoom and the text
+// alternative always say it whole.  Sizes are measured once per text and box, in a hidden box laid
+// out as the face's (the same font, set inline so that nothing else changes it).  The text is laid
+// out ten times larger and scaled down: a browser places lines and glyphs on whole pixels of the
+// layout, which at a 4-pixel font would space lines unevenly and clip letters in a zoom.
+
+const FIT_MIN = 2.9;
+const K = 10;
+const FONT = `"DejaVu Sans", "Liberation Sans", sans-serif`;
+const TI_STYLE = "width:1.2em;height:1.2em;vertical-align:-.26em;margin-right:.14em";
+const fitCache = new Map();
+let probe = null;
+
+function probeBox() {
+  if (!probe || !probe.isConnected) {
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("class", "fit-probe");
+    svg.setAttribute("style", "position:absolute;left:-10000px;top:0;width:200px;height:200px;visibility:hidden;pointer-events:none;overflow:hidden");
+    probe = document.createElementNS(ns, "foreignObject");
+    probe.setAttribute("x", "0");
+    probe.setAttribute("y", "0");
+    svg.append(probe);
+    document.body.append(svg);
+  }
+  return probe;
+}
+
+/** Spacers (floats) that keep a text box's corners free, each [width, height] in card units or
+ *  null, for a box `height` high.  A float may not be placed above one that comes before it, so
+ *  the spacers come in order of their tops: zero-width pushers down to where a bottom corner
+ *  starts, then the bottom corners, the higher first. */
+function spacers(height, { topRight = null, bottomRight = null, bottomLeft = null } = {}) {
+  const sp = (side, w, hh, clear = false) => `<i style="float:${side};${clear ? `clear:${side};` : ""}width:${(w * K).toFixed(1)}px;height:${(Math.max(0, hh) * K).toFixed(1)}px"></i>`;
+  const ht = topRight ? topRight[1] : 0;
+  let m = "";
+  if (bottomLeft) m += sp("left", 0, height - bottomLeft[1]);
+  if (topRight) m += sp("right", topRight[0], ht);
+  if (bottomRight) m += sp("right", 0, height - bottomRight[1] - ht, !!topRight);
+  const bottoms = [];
+  if (bottomRight) bottoms.push([height - bottomRight[1], sp("right", bottomRight[0], bottomRight[1], true)]);
+  if (bottomLeft) bottoms.push([height - bottomLeft[1], sp("left", bottomLeft[0], bottomLeft[1], true)]);
+  return m + bottoms.sort((x, y) => x[0] - y[0]).map((x) => x[1]).join("");
+}
+
+function abilityBox(size, w, hh, floats, head, text, probeEnd = false) {
+  const end = probeEnd ? `<span class="ab-end" style="display:inline-block;width:0;height:1em;vertical-align:bottom"></span>` : "";
+  const box = `width:${(w * K).toFixed(1)}px;height:${(hh * K).toFixed(1)}px;transform:scale(${1 / K});transform-origin:0 0`;
+  return `<div class="ab" xmlns="http://www.w3.org/1999/xhtml" style="${box};font:${(size * K).toFixed(1)}px/1.22 ${esc(FONT)}">${floats}${head}${esc(text)}${end}</div>`;
+}
+
+/** Whether the text ends inside a box `w` × `hh` when set at `size`. */
+function fitsAt(size, w, hh, floats, head, text) {
+  const fo = probeBox();
+  fo.setAttribute("width", String(w));
+  fo.setAttribute("height", String(hh));
+  fo.innerHTML = abilityBox(size, w, hh, floats, head, text, true);
+  const box = fo.firstElementChild.getBoundingClientRect();
+  const end = fo.querySelector(".ab-end").getBoundingClientRect();
+  return end.bottom - box.top <= hh + 0.05 && end.right - box.left <= w + 0.05;
+}
+
+/** The markup of an ability text in a box `w` × `hh` (card units), set to fit (see above). */
+function fittedAbility(parts, w, hh, base, corners = {}) {
+  const floats = spacers(hh, corners);
+  const key = `${w.toFixed(2)}|${hh.toFixed(2)}|${base}|${floats}|${parts.head}|${parts.text}`;
+  let m = fitCache.get(key);
+  if (m !== undefined) return m;
+  const fits = (size, text = parts.text) => fitsAt(size, w, hh, floats, parts.head, text);
+  let size = base;
+  let text = parts.text;
+  if (!fits(base)) {
+    if (fits(FIT_MIN)) {
+      let lo = FIT_MIN, hi = base;          // lo fits, hi does not
+      while (hi - lo > 0.05) {
+        const mid = (lo + hi) / 2;
+        if (fits(mid)) lo = mid; else hi = mid;
+      }
+      size = Math.floor(lo * 100) / 100;
+    } else {
+      size = FIT_MIN;
+      const words = parts.text.split(/\s+/);
+      let lo = 0, hi = words.length;        // lo words (with "…") fit, hi do not
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >> 1;
+        if (fits(FIT_MIN, `${words.slice(0, mid).join(" ")}…`)) lo = mid; else hi = mid;
+      }
+      text = `${words.slice(0, lo).join(" ").replace(/[,;:.]$/, "")}…`;
+    }
+  }
+  m = abilityBox(size, w, hh, floats, parts.head, text);
+  if (fitCache.size > 2000) fitCache.clear();
+  fitCache.set(key, m);
+  return m;
+}
+
+/** A number in a 13-unit shield at (x, y): as large as fits its width (DejaVu Sans Bold: digits
+ *  0.7 em, the minus sign 0.84 em), centred in the shield's broad upper part.  Its length is set
+ *  too: at a few pixels a browser rounds the font up, and the number would stick out. */
+function shieldNumber(text, x, y) {
+  const em = [...text].reduce((sum, c) => sum + (c === "−" ? 0.84 : 0.7), 0);
+  const size = Math.min(6.5, 6.8 / em);
+  return `<text x="${x + 6.5}" y="${(y + 6.2 + size * 0.37).toFixed(2)}" class="vpnum" font-size="${size.toFixed(2)}" ` +
+    `textLength="${(em * size).toFixed(2)}" lengthAdjust="spacingAndGlyphs" style="stroke-width:${(size * 0.17).toFixed(2)}px">${text}</text>`;
 }
 
 function vpBadge(type, x, y) {
   let m = "";
-  if (type.end_vp) m += `<g class="endvp"><title>${esc(t("symbol.count.end_vp", { n: type.end_vp }))}</title>${useMarkup("vp", x, y, 13)}<text x="${x + 6.5}" y="${y + 9}" class="vpnum" font-size="6.5">${type.end_vp}</text></g>`;
+  if (type.end_vp) m += `<g class="endvp"><title>${esc(t("symbol.count.end_vp", { n: type.end_vp }))}</title>${useMarkup("vp", x, y, 13)}${shieldNumber(String(type.end_vp), x, y)}</g>`;
   if (type.neg_vp) {
     const yy = y + (type.end_vp ? 14 : 0);
-    m += `<g class="negvp"><title>${esc(t("symbol.count.neg_vp", { n: type.neg_vp }))}</title>${useMarkup("curse", x, yy, 13)}<text x="${x + 6.5}" y="${yy + 9}" class="vpnum" font-size="${type.neg_vp > 9 ? 4.6 : 6.5}">−${type.neg_vp}</text></g>`;
+    m += `<g class="negvp"><title>${esc(t("symbol.count.neg_vp", { n: type.neg_vp }))}</title>${useMarkup("curse", x, yy, 13)}${shieldNumber(`−${type.neg_vp}`, x, yy)}</g>`;
   }
   return m;
 }
@@ -210,9 +329,24 @@ function layerMarkup(label, { ghost = false, costBig = false, coveredNames = [] 
   if (ty.longwise) m += `<rect class="longwise-edge" x="92" y="${y + 2}" width="3" height="${hgt - 4}" rx="1.5"/>`;
   m += sym.markup;
   m += fitText(ty.name, tx, y + 9, 7, right - tx, "lname");
-  const line = triggerLine(ty);
-  const textRight = ty.end_vp || ty.neg_vp ? 81 : 93;      // the text keeps clear of the VP shield
-  if (line) m += `<foreignObject x="${tx}" y="${y + 11.5}" width="${textRight - tx}" height="${hgt - 21}">${line}</foreignObject>`;
+  const parts = abilityParts(ty);
+  if (parts) {
+    // The text box runs from under the name to the band's foot, beside the symbols; its corners
+    // keep clear of the VP shields (top right), the cost and covered markers (bottom right) and
+    // the markers (bottom left).
+    const top = y + 11.5;
+    const w = 93 - tx;
+    const hh = hgt - 13;
+    const shields = (ty.end_vp ? 1 : 0) + (ty.neg_vp ? 1 : 0);
+    const topRight = shields ? [93 - 82, y + 11 + 13 + (shields - 1) * 14 + 0.6 - top] : null;
+    const costW = ty.kind === "advancement" || ty.kind === "fertile_soil" ? 2 * (costBig ? 7 : 4.6) + 0.5 : 0;
+    const coveredW = coveredNames.length ? 93 - (70 - (coveredNames.length - 1) * 9) + 0.8 : 0;
+    const bottomRight = costW || coveredW ? [Math.max(costW, coveredW), Math.max(costW ? costW - 1 : 0, coveredW ? 9 : 0)] : null;
+    const nMarkers = markerCount(ty, L);
+    const bottomLeft = nMarkers ? [nMarkers * 9 + 0.5, 9] : null;
+    const box = fittedAbility(parts, w, hh, 4.3, { topRight, bottomRight, bottomLeft });
+    m += `<foreignObject x="${tx}" y="${top}" width="${w}" height="${hh}">${box}</foreignObject>`;
+  }
   if (ty.level && ty.kind === "advancement") m += `<text class="lvl" x="89.5" y="${y + 8}" font-size="5.5">${ROMAN[ty.level] || ty.level}</text>`;
   m += vpBadge(ty, 82.5, y + 11);
   if (ty.kind === "advancement" || ty.kind === "fertile_soil") {
@@ -314,8 +448,8 @@ function valeMarkup(v, aria) {
   m += fitText(v.name, 50, 49, 7.4, 88, "vname");
   // A vale's text is its ability; a stand-in vale's text only says it is one (its marker does).
   const abilities = (ty.abilities || []).length ? ty.abilities : ty.stand_in ? [] : [{ trigger: "_" }];
-  const line = triggerLine({ abilities, text: v.text || ty.text || "" });
-  if (line) m += `<foreignObject x="5" y="53" width="90" height="72">${line}</foreignObject>`;
+  const parts = abilityParts({ abilities, text: v.text || ty.text || "" });
+  if (parts) m += `<foreignObject x="5" y="53" width="90" height="72">${fittedAbility(parts, 90, 72, 5)}</foreignObject>`;
   m += markersMarkup({ stand_in: ty.stand_in, provisional: ty.provisional, note: ty.note }, 5, 128, 8);
   return m + "</svg>";
 }
