@@ -5,6 +5,9 @@ must see on it, and for no sideways scrolling."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from browser_helpers import MY_TURN, create_game, no_horizontal_scroll, open_seat, play_api
@@ -13,6 +16,8 @@ pytestmark = pytest.mark.browser
 
 SETS = ("base", "vale_of_magic", "twilight_garden")
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+EN = json.loads((Path(__file__).resolve().parents[2] / "src/mysticvale/web/static/messages/en.json").read_text())
+TRIGGER_NAMES = [v for k, v in EN.items() if k.startswith("trigger.")]
 
 
 def _pick(prefixes):
@@ -84,6 +89,14 @@ def test_key_screens(sized, server, shot_dir):
     pg.click("#deck-view .close")
     pg.click("#legend-btn")
     pg.wait_for_selector("#legend dl.legend")
+    # Each trigger is explained in a sentence of its own (from the rules), not by its name again.
+    rows = dict(pg.eval_on_selector_all("#legend dl.legend dt", "dts => dts.map((dt) => [dt.textContent.trim(), dt.nextElementSibling.textContent.trim()])"))
+    triggers = {name: rows[name] for name in TRIGGER_NAMES}
+    for name, meaning in triggers.items():
+        assert not meaning.startswith(name) and "when the ability acts" not in meaning and len(meaning) > 40, (name, meaning)
+    assert len(set(triggers.values())) == len(triggers)
+    assert "Harvest phase" in triggers["Harvest"] and "once" in triggers["Harvest"]
+    assert "Discard phase" in triggers["Discard"] and "on deck" in triggers["When Played"]
     _shot(pg, shot_dir, "legend", size)
     pg.click("#legend .close")
     pg.click("#settings-btn")

@@ -74,7 +74,7 @@ export function legendDialog(close) {
   return dialog("legend", t("legend.title"), close,
     h("dl", { class: "legend" }, LEGEND.map(([name, nameKey, helpKey]) => [
       h("dt", {}, icon(name, { size: "1.6em" }), " ", t(nameKey)),
-      h("dd", {}, t(helpKey, { name: t(nameKey) })),
+      h("dd", {}, t(helpKey)),
     ])));
 }
 

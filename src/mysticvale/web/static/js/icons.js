@@ -88,11 +88,12 @@ export const CARD_SYMBOLS = ["mana", "animal", "forest", "sky", "wild", "growth"
 export const TRIGGERS = ["when_played", "harvest", "ongoing", "discard", "when_bought", "end_game", "spoil_guard",
   "buy_discount", "on_spoil", "opponent_spoil"];
 
-/** The legend: [icon, message key of its name, message key of its meaning]. */
+/** The legend: [icon, message key of its name, message key of its meaning].  A trigger is
+ *  explained in the words of the keyword help on the cards (js/help.js). */
 export const LEGEND = [
   ...["mana", "growth", "decay", "vp", "curse", "guardian", "animal", "forest", "sky", "wild", "any"]
     .map((k) => [k, `symbol.${k}`, `legend.${k}`]),
-  ...TRIGGERS.map((k) => [k, `trigger.${k}`, `legend.trigger`]),
+  ...TRIGGERS.map((k) => [k, `trigger.${k}`, `help.keyword.${k}`]),
   ...["legendary", "eclipse", "longwise", "covered", "stand_in", "provisional", "leader", "token_up", "token_down", "star", "used"]
     .map((k) => [k, `marker.${k}`, `legend.${k}`]),
 ];
