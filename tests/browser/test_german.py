@@ -339,6 +339,19 @@ RARE = [
     ("curse", "Player 2 gains 2 curse token(s) (Deepwood Veteran of player 3; no VP token to give)."),
     ("vp", "Player 1 gains 1 VP (3 spirit symbols traded)."),
 ]
+#: Sentences that name an empty card first, or as the on-deck card (said in their own words).
+RARE_EMPTY_FIRST = "Blank is the first card in the field and is discarded as normal."
+RARE_EMPTY_ON_DECK = "Player 1 discards the on-deck Blank (Echoing Waterfalls)."
+RARE += [("ability", RARE_EMPTY_FIRST), ("ability", RARE_EMPTY_ON_DECK),
+         ("guard", "Player 2 uses Peacekeeper Druid to discard the on-deck Blank instead of spoiling.")]
+
+
+def as_players_say(text: str) -> str:
+    """The server's English log text with a card without advancements (the engine's "Blank") said
+    as players say it: "an empty card" (the one place where the English log is not word for word
+    the server's)."""
+    text = text.replace("the on-deck Blank", "the empty on-deck card")
+    return re.sub(r"\bBlank\b", "an empty card", text)
 
 
 def test_every_log_sentence_is_said_in_german_and_in_english_as_the_server_says_it(browser, server):
@@ -366,9 +379,20 @@ def test_every_log_sentence_is_said_in_german_and_in_english_as_the_server_says_
     for e, (key, german_text), english_text in zip(entries, said["de"], said["en"]):
         assert german_text != e["t"] and "Player " not in german_text and "player " not in german_text, (e, german_text)
         assert "{" not in german_text, german_text
+        assert "Blank" not in english_text and "Blank" not in german_text and "Leerkarte" not in german_text
         if key != "logk.setup":                 # the setup line names the sets in words, not codes
-            assert english_text.lower() == e["t"].lower(), (key, english_text, e["t"])
+            assert english_text.lower() == as_players_say(e["t"]).lower(), (key, english_text, e["t"])
+        assert english_text[:1] == english_text[:1].upper() and german_text[:1] == german_text[:1].upper(), (english_text, german_text)
     german = dict(zip((e["t"] for e in entries), (d for _, d in said["de"])))
+    english = dict(zip((e["t"] for e in entries), said["en"]))
     assert german["Player 1 gains 1 VP (3 spirit symbols traded)."] == "Spieler 1 erhält 1 SP (3 Seelensymbole getauscht)."
-    sleeve = next(g for t, g in german.items() if " sleeves " in t and " on Blank." in t)
-    assert re.fullmatch(r"Spieler \d steckt .+ \((oben|Mitte|unten)( \+ (oben|Mitte|unten))*\) auf Leerkarte\.", sleeve), sleeve
+    sleeve = next(t for t in german if " sleeves " in t and " on Blank." in t)
+    assert re.fullmatch(r"Spieler \d steckt .+ \((oben|Mitte|unten)( \+ (oben|Mitte|unten))*\) auf eine leere Karte\.", german[sleeve]), german[sleeve]
+    assert english[sleeve].endswith(" on an empty card."), english[sleeve]
+    reveal = next(t for t in german if t.endswith(" reveals Blank on deck."))
+    assert german[reveal].endswith(" deckt eine leere Karte als Deckkarte auf."), german[reveal]
+    assert english[reveal].endswith(" reveals an empty card on deck."), english[reveal]
+    assert german[RARE_EMPTY_FIRST] == "Eine leere Karte ist die erste Karte im Feld und wird wie üblich abgelegt."
+    assert english[RARE_EMPTY_FIRST] == "An empty card is the first card in the field and is discarded as normal."
+    assert german[RARE_EMPTY_ON_DECK] == "Spieler 1 wirft die leere Deckkarte ab (Echoing Waterfalls)."
+    assert english[RARE_EMPTY_ON_DECK] == "Player 1 discards the empty on-deck card (Echoing Waterfalls)."

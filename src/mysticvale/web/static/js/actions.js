@@ -4,7 +4,7 @@
 // that belong to a thing on the table (the deck, a commons card, a vale, a card) are offered
 // there; the others are buttons.  "push" is offered only on the deck, by two clicks.
 
-import { t, playerName } from "./i18n.js";
+import { t, playerName, sentence } from "./i18n.js";
 import { layer, leaderBySlugOrName } from "./catalogue.js";
 
 const SIMPLE = ["pass", "finish", "token", "trade", "keep", "skip", "spoil", "stop"];
@@ -42,12 +42,12 @@ export function visibleCards(o) {
   return out;
 }
 
-/** A card's name as players say it: its advancements, or "Blank". */
+/** A card's name as players say it: its advancements, or "an empty card". */
 export function cardName(c) {
   if (!c) return t("card.unknown");
   const cov = new Set(c.covered || []);
   const names = (c.advancements || []).filter((l) => !cov.has(l)).map((l) => layer(l).type.name);
-  return names.length ? names.join(" + ") : t("card.blank");
+  return names.length ? names.join(" + ") : t("card.empty");
 }
 
 function refName(o, ref) {
@@ -97,5 +97,5 @@ export function describe(o, action) {
   const key = `action.${verb}`;
   const named = args.map((a) => refName(o, a));
   const text = t(key, { what: named.join(" "), a: named[0] ?? "", b: named[1] ?? "" });
-  return text === key ? [verb, ...named].join(" ") : text;
+  return text === key ? [verb, ...named].join(" ") : sentence(text);
 }

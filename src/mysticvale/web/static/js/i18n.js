@@ -52,6 +52,13 @@ export function t(key, args = {}) {
   return msg.replace(/\{(\w+)\}/g, (m, name) => (args[name] === undefined ? m : String(args[name])));
 }
 
+/** A sentence or button text that starts with an empty card ("card.empty": "an empty card",
+ *  "eine leere Karte") starts with a capital: "An empty card is the first card in the field". */
+export function sentence(text) {
+  const empty = t("card.empty");
+  return text.startsWith(empty) ? t("card.empty_start") + text.slice(empty.length) : text;
+}
+
 /** A list in the language's words: ["a", "b", "c"] -> "a, b and c". */
 export function list(items) {
   try {

@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 import { t, list, playerName } from "./i18n.js";
 import { icon } from "./icons.js";
 import { nameAt } from "./seats.js";
-import { localized } from "./logtext.js";
+import { localized, cardWords } from "./logtext.js";
 
 /** An entry's text with the players' names: the server writes "Player 2"; where the table knows that
  *  seat's name (a person, a bot) it is put in ("Anna pushes", "Greedy bot's turn"). */
@@ -54,7 +54,7 @@ export function turnSummary(group) {
     else if (e.k === "vale" && a.vale) vales.push(a.vale);
     else if (e.k === "vp" && e.p === group.player) vp += a.amount || 0;
     else if (e.k === "curse" && e.p === group.player) curses += a.amount || 0;
-    else if (e.k === "reveal" && finished && e.p === group.player) prep.push(a.card || "?");
+    else if (e.k === "reveal" && finished && e.p === group.player) prep.push(a.card ? cardWords(a.card) : "?");
   }
   if (pushes) parts.push(t("summary.pushed", { n: pushes }));
   if (spoil !== null) parts.push(t("summary.spoiled", { n: spoil }));

@@ -8,21 +8,24 @@
 // no pattern matches (a sentence the engine learnt after this file) keeps the server's text.
 //
 // Rendering from the messages in every language (English too) means players appear under the name
-// playerName() gives them, and in English the result is the server's own sentence
+// playerName() gives them, and in English the result is the server's own sentence but for a card
+// without advancements, which the engine names "Blank" and players call "an empty card"
 // (tests/browser/test_german.py checks both).
 //
 // Placeholders in a pattern:
 //   {name}             "Player N", the player the entry is about -> playerName
 //   {other}            "player N" / "Player N", another player -> playerName
 //   {n} {m}            a number
-//   {card} {card2} {cards} {src}   card names (kept, they are printed English; "Blank" and the
-//                      slot / side words in brackets are translated)
+//   {card} {card2} {cards} {src}   card names (kept, they are printed English; the slot / side
+//                      words in brackets are translated, and a card without advancements, which
+//                      the engine names "Blank", is "an empty card" as players say, in every
+//                      language: English too differs from the server's text there)
 //   {vale}             a vale's name (kept)
 //   {who}              a list "player 1, player 3" -> names
 //   {sets} {ruleset}   the set codes and the rule set of the setup line
 //   {why}              an optional " (reason)" at the end of a VP or curse line
 
-import { t, has, language, playerName } from "./i18n.js";
+import { t, has, language, playerName, sentence as capitalStart } from "./i18n.js";
 
 /** [kind, the server's English sentence, message key (logk.<key>)]; the first match wins, so a
  *  sentence comes before a shorter one it would also match. */
@@ -48,6 +51,7 @@ const PATTERNS = [
   ["finish", "{name} finishes the Harvest.", "finish"],
   ["finish_turn", "{name} finishes the turn.", "finish_turn"],
   ["guard", "{name} discards {vale} to cancel the decay on {card}.", "guard_vale"],
+  ["guard", "{name} uses {card} to discard the on-deck Blank instead of spoiling.", "guard_card_empty"],
   ["guard", "{name} uses {card} to discard the on-deck {card2} instead of spoiling.", "guard_card"],
   ["prep_stop", "{name} stops the Prep phase with {n} decay symbols showing.", "prep_stop"],
   ["extra_turn", "{name} takes another turn.", "extra_turn"],
@@ -112,6 +116,7 @@ const PATTERNS = [
   ["ability", "{name} reveals {card} (Lore Keeper).", "lore_reveal"],
   ["ability", "{name} places {card} into the field; the other revealed cards go to the discard pile.", "lore_place"],
   ["ability", "{name} will take another turn (Witches of Deephollow).", "witches"],
+  ["ability", "{name} discards the on-deck Blank (Echoing Waterfalls).", "waterfalls_empty"],
   ["ability", "{name} discards the on-deck {card} (Echoing Waterfalls).", "waterfalls"],
   ["ability", "{name}'s Flame Geysers: every player will gain curse tokens or VP tokens equal to the negative VP on their vales.", "geysers"],
   ["ability", "{name} chooses curse tokens for every player (Flame Geysers).", "geysers_curses"],
@@ -163,11 +168,12 @@ const WHY_COMPILED = WHY.map(([sentence, key]) => ({ ...compile(sentence), key: 
 
 const WORDS = /\(((?:top|middle|bottom|starting|upgraded)(?:(?:, | \+ )(?:top|middle|bottom|starting|upgraded))*)\)/g;
 
-/** Card names as printed, with "Blank" and the bracketed slot / leader side words translated:
- *  "Stag (middle) + Blank" -> "Stag (Mitte) + Leerkarte". */
+/** Card names as printed, with the bracketed slot / leader side words translated and a card
+ *  without advancements (the engine's "Blank") said as players say it: "Stag (middle)" ->
+ *  "Stag (Mitte)", "Blank, Cursed Land" -> "eine leere Karte, Cursed Land". */
 export function cardWords(text) {
   return String(text)
-    .replace(/\bBlank\b/g, () => t("card.blank"))
+    .replace(/\bBlank\b/g, () => t("card.empty"))
     .replace(WORDS, (_, words) => `(${words.replace(/[a-z]+/g, (w) => (w === "starting" || w === "upgraded" ? t(`logk.side.${w}`) : t(`slot.${w}`)))})`);
 }
 
@@ -235,7 +241,7 @@ export function logText(entry) {
   const kept = texts.get(entry);
   if (kept && kept.words === now) return kept.text;
   const msg = logMessage(entry);
-  const text = msg && has(msg.key) ? t(msg.key, msg.args) : entry.t;
+  const text = capitalStart(msg && has(msg.key) ? t(msg.key, msg.args) : entry.t.replace(/\bBlank\b/g, () => t("card.empty")));
   texts.set(entry, { words: now, text });
   return text;
 }
