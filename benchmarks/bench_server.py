@@ -327,6 +327,8 @@ class Match:
         self.fetching: set[int] = set()
         #: seat -> the future of its action sent on its socket (``opts["act_over"] == "socket"``)
         self.waiting: dict[int, asyncio.Future] = {}
+        #: seat -> [(version, future)]: waiting until the seat's table holds that version
+        self.reaching: dict[int, list] = {}
 
     def _api(self, path: str) -> str:
         return self.rng.choice(self.bases) + f"/api/games/{self.gid}{path}"
@@ -369,6 +371,7 @@ class Match:
                         waiter.set_result(raw)
                     continue
                 seq, gap = table.take_message(raw)
+                self._wake(seat)
                 if gap:
                     await self._fetch(seat)
                 if seq is not None and seq in self.sent_at:
@@ -456,6 +459,26 @@ class Match:
         return True
 
 
+    def _wake(self, seat: int) -> None:
+        waiting = self.reaching.get(seat)
+        if waiting:
+            have = self.tables[seat].seq
+            for seq, fut in [w for w in waiting if w[0] <= have]:
+                waiting.remove((seq, fut))
+                if not fut.done():
+                    fut.set_result(None)
+
+    async def _reach(self, seat: int, seq: int) -> None:
+        """Until the seat's table holds version ``seq`` (it comes as a push; asked for if slow)."""
+        if self.tables[seat].seq >= seq:
+            return
+        fut = asyncio.get_running_loop().create_future()
+        self.reaching.setdefault(seat, []).append((seq, fut))
+        try:
+            await asyncio.wait_for(asyncio.shield(fut), 1.5)
+        except asyncio.TimeoutError:
+            await self._fetch(seat)
+
     async def _act_on_socket(self, seat: int, action: str, held: int, t0: float) -> bool:
         """The action as a message on the seat's own socket (``{"type": "action", ...}``); its round
         trip ends with the socket's ``applied`` answer (the version itself comes as a push)."""
@@ -469,6 +492,8 @@ class Match:
             self.waiting.pop(seat, None)
             _count(self.stats, "failed", f"action: {type(exc).__name__}")
             return True
+        if raw.startswith(b'{"type":"applied"'):
+            await self._reach(seat, json.loads(raw)["applied_seq"])     # as the browser client does
         t1 = time.monotonic()
         if not raw.startswith(b'{"type":"applied"'):
             if t0 >= self.measure_from:
@@ -1037,7 +1062,7 @@ def main() -> None:
                     help="update protocol(s): 2 = deltas as the browser client (default), 1 = whole states; "
                          "several: each row is run with each, one right after the other")
     ap.add_argument("--no-deflate", action="store_true", help="WebSockets without permessage-deflate")
-    ap.add_argument("--act-over", choices=["post", "socket"], default="post",
+    ap.add_argument("--act-over", choices=["post", "socket"], default="socket",
                     help="send actions by POST (with the updates in the answer) or as messages on the seat's "
                          "own WebSocket (answered by an 'applied' message; the version comes as a push)")
     ap.add_argument("--seconds", type=float, default=30.0, help="measured time per row")

@@ -58,10 +58,14 @@ def test_two_click_push_has_no_holes(page, server, browser):
         # the next card once the answer is there.
         pushes = page.inner_text("#log").count("Player 1 pushes")
         turns = page.inner_text("#log").count("Player 1's turn")
-        # (the page's requests for actions take 0.6 s from here on)
+        # (the page's actions take 0.6 s from here on, on the socket or by POST)
         page.evaluate("""() => { const f = window.fetch; window.fetch = async (url, opts) => {
             if (String(url).includes('/actions')) await new Promise((r) => setTimeout(r, 600));
-            return f(url, opts); }; }""")
+            return f(url, opts); };
+          const send = WebSocket.prototype.send;
+          WebSocket.prototype.send = function (data) {
+            if (String(data).includes('"type":"action"')) { setTimeout(() => send.call(this, data), 600); return; }
+            return send.call(this, data); }; }""")
         page.click("#deck")                       # the second click: pushes (slowly)
         page.wait_for_function("document.body.classList.contains('busy')")
         page.click("#deck", force=True)           # a third click while it is on its way

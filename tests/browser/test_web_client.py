@@ -49,7 +49,8 @@ def test_lobby_creates_a_game_with_invitation_links(page, server, browser):
     assert "Ida (you)" in page.inner_text(f"{row} .game-players")
     invites.nth(0).locator("button.copy").click()
     page.wait_for_function(f"document.querySelector(\"{row} .invite button.copy\").textContent === 'Copied'")
-    assert "turn" in page.inner_text(f"{row} .status")              # whose turn it is
+    status = page.inner_text(f"{row} .status")                     # whose turn it is (the first
+    assert "turn" in status or "Waiting for Player 2 to accept" in status, status   # player is dealt)
 
     # The server keeps the list: after a reload the game is still listed, with the invitation.
     page.reload()
@@ -92,7 +93,12 @@ def test_wrong_token_and_illegal_action_are_shown_plainly(page, server):
         body = json.loads(route.request.post_data)
         body["seq"] = 99999
         route.continue_(post_data=json.dumps(body))
-    page.route("**/actions*", stale)
+    page.route("**/actions*", stale)              # by POST, and on the socket:
+    page.evaluate("""() => { window.__send = WebSocket.prototype.send;
+        WebSocket.prototype.send = function (data) {
+          const msg = JSON.parse(data);
+          if (msg.type === "action") msg.seq = 99999;
+          return window.__send.call(this, JSON.stringify(msg)); }; }""")
     before = seq(page)
     page.click("#deck")
     page.click("#deck")
@@ -101,6 +107,7 @@ def test_wrong_token_and_illegal_action_are_shown_plainly(page, server):
     assert "was not accepted" in text and "stale" in text and "on-deck card" in text
     assert seq(page) == before
     page.unroute("**/actions*")
+    page.evaluate("() => { WebSocket.prototype.send = window.__send; }")
     # The game is as it was, so the next push goes through.
     page.click("#deck")
     page.click("#deck")

@@ -128,3 +128,38 @@ def test_bot_moves_are_pushed_and_reconnect_gets_the_current_state(client):
     with client.websocket_connect(f"/api/games/{gid}/ws?token={token}") as ws:
         again = ws.receive_json()
         assert again["seq"] == last["seq"] and again["observation"] == last["observation"]
+
+
+def test_a_change_on_the_socket_is_answered_with_its_ref_and_counts_once(client):
+    # The browser plays on its socket and numbers its changes ("ref"); each answer repeats the
+    # number.  A change whose answer was lost is sent again by POST at the same seq: repeated,
+    # not applied twice.
+    g = _create(client, seed=22)
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    acting = client.get(f"/api/games/{gid}/state").json()["observation"]["acting_player"]
+    with client.websocket_connect(f"/api/games/{gid}/ws?since=-1",
+                                  subprotocols=["mysticvale", "mysticvale.token." + tokens[acting]]) as ws:
+        assert ws.receive_json()["type"] == "full"
+
+        def answer():
+            while True:
+                msg = ws.receive_json()
+                if msg["type"] in ("applied", "error"):
+                    return msg
+
+        ws.send_json({"type": "action", "action": "buy 3.3", "seq": 0, "ref": 7})
+        err = answer()
+        assert err["status"] == 409 and err["ref"] == 7
+        for bad in ("7", -1, 2 ** 31, True, 1.5):           # not a ref: answered without one
+            ws.send_json({"type": "undo", "seq": 0, "ref": bad})
+            assert "ref" not in answer()
+        ws.send_json({"type": "action", "action": "push", "seq": 0, "ref": 8})
+        ok = answer()
+        assert ok == {"type": "applied", "applied_seq": 1, "repeated": False, "ref": 8}
+        r = client.post(f"/api/games/{gid}/actions?since=0", json={"action": "push", "seq": 0},
+                        headers={"X-Seat-Token": tokens[acting]})
+        assert r.status_code == 200 and r.json()["repeated"] is True and r.json()["applied_seq"] == 1
+        assert client.get(f"/api/games/{gid}/state").json()["seq"] == 1
+        ws.send_json({"type": "undo", "seq": 1, "ref": 9})     # the push showed a card: no undo
+        refused = answer()
+        assert refused["ref"] == 9 and refused["status"] == 409

@@ -74,7 +74,11 @@ change (including bot moves and changes made through another server process), `{
 "applied", "applied_seq": n, "repeated": false}` after one of the client's own changes, and
 `{"type": "error", "message": ..., "status": code}` when a message of the client fails (the socket
 stays open).  The client may send `{"type": "action", "action": "push", "seq": n}` and
-`{"type": "undo", "seq": n}`: JSON objects of at most 4 096 characters, at most 50 per 10 seconds.
+`{"type": "undo", "seq": n}`: JSON objects of at most 4 096 characters, at most 50 per 10 seconds;
+with `"ref": r` (a whole number the client chooses) the `applied` or `error` answer carries the same
+`ref`.  The browser client plays this way while its socket is open (the version then comes once,
+as the push, not also in an HTTP answer) and POSTs otherwise; `seq` makes a change sent both ways
+count once.
 **Chat at the table:** every socket (spectators too) also receives `{"type": "chat", "message":
 {"n", "seat", "name", "text", "at"}}` for each new chat message and `{"type": "seats", "seats":
 [{"seat", "bot", "name", "open", "claimed"}]}` when a seat is claimed or a name changes; a seated
@@ -374,9 +378,13 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     return app
 
 
-def applied_message(applied: Applied) -> dict:
-    """The WebSocket message that acknowledges a client's action or undo (its state comes as a push)."""
-    return {"type": "applied", "applied_seq": applied.seq, "repeated": applied.repeated}
+def applied_message(applied: Applied, ref: int | None = None) -> dict:
+    """The WebSocket message that acknowledges a client's action or undo (its state comes as a push),
+    with the client's ``ref`` for it if it gave one."""
+    answer = {"type": "applied", "applied_seq": applied.seq, "repeated": applied.repeated}
+    if ref is not None:
+        answer["ref"] = ref
+    return answer
 
 
 def change_answer(state: dict, applied: Applied) -> dict:
@@ -450,8 +458,11 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
         except (WebSocketDisconnect, RuntimeError):
             pass
 
-    async def send_error(message: str, status: int) -> None:
-        await websocket.send_json({"type": "error", "message": message, "status": status})
+    async def send_error(message: str, status: int, ref: int | None = None) -> None:
+        answer = {"type": "error", "message": message, "status": status}
+        if ref is not None:
+            answer["ref"] = ref
+        await websocket.send_json(answer)
 
     # issue 15: the table's chat and seats, subscribed before the first state goes out
     social = getattr(websocket.app.state, "social", None)
@@ -471,8 +482,13 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
                 await send_error('unknown message; send {"type": "action", "action": ..., "seq": n}, '
                                  '{"type": "undo", "seq": n} or {"type": "chat", "text": ...}', 422)
                 continue
+            # A client may number its changes ("ref", a whole number below 2**31): the answer to
+            # each (applied or error) repeats it, so it is told apart from other messages.
+            ref = msg.get("ref")
+            if isinstance(ref, bool) or not isinstance(ref, int) or not 0 <= ref < 2 ** 31:
+                ref = None
             if seat is None:
-                await send_error("spectators cannot act; open the game with a seat's token", 403)
+                await send_error("spectators cannot act; open the game with a seat's token", 403, ref)
                 continue
             try:
                 seq = whole_number(msg.get("seq"), "seq")
@@ -483,9 +499,9 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
                     if not isinstance(action, str) or not 0 < len(action) <= 200:
                         raise BadInput("'action' must be action notation such as \"push\"")
                     applied = await run_in_threadpool(session.act, seat, action, seq)
-                await websocket.send_json(applied_message(applied))
+                await websocket.send_json(applied_message(applied, ref))
             except GameError as exc:
-                await send_error(exc.message, exc.status)
+                await send_error(exc.message, exc.status, ref)
     except WebSocketDisconnect:
         pass
     finally:

@@ -1,9 +1,13 @@
 // State and transport: the versions of one seat's view, as the server sends them (protocol 2).
 //
-// A WebSocket brings every version (a full state first, then deltas); actions and undos are
-// POSTed and answered with the versions after the client's.  The same version may come by both
-// ways: only the next one in line is taken.  A gap (a message from a version we do not hold) asks
-// the server for what is missing.  While the socket is down, the updates are polled.
+// A WebSocket brings every version (a full state first, then deltas).  Actions and undos go on the
+// socket while it is open ({"type": "action", "action", "seq", "ref"}, answered by {"type":
+// "applied", "applied_seq", "ref"} or an error with the same ref; the version itself comes as the
+// next push), and are POSTed otherwise (answered with the versions after the client's).  A change
+// whose socket answer does not come is sent again by POST with the same seq, which the server
+// never applies twice.  The same version may come by both ways: only the next one in line is
+// taken.  A gap (a message from a version we do not hold) asks the server for what is missing.
+// While the socket is down, the updates are polled.
 //
 // The socket also carries the table's chat and who sits where (issue 15): {"type": "chat"} and
 // {"type": "seats"} messages go to `social`.  A chat message is sent over the socket while it is
@@ -25,6 +29,9 @@ export class Connection {
     this.social = social;      // chat and seats messages
     this.opened = opened;      // each time the socket opens (to catch up on the chat)
     this.pendingChat = null;   // {text, seat, resolve, reject, timer}: a chat message sent over the socket
+    this.pendingChange = null; // {ref, resolve, reject, timer}: an action or undo sent over the socket
+    this.refs = 0;
+    this.reached = [];         // [seq, resolve]: callers waiting until a version is taken
     this.seq = -1;             // the latest version received (not necessarily shown yet)
     this.ws = null;
     this.open = false;
@@ -71,7 +78,23 @@ export class Connection {
         this.note(msg);
       }
     }
+    if (took) this.wakeReached();
     return took;
+  }
+
+  wakeReached() {
+    const still = [];
+    for (const [seq, resolve] of this.reached) (this.seq >= seq ? resolve() : still.push([seq, resolve]));
+    this.reached = still;
+  }
+
+  /** Resolves once version `seq` is taken: it comes as a push; if it is slow, it is asked for. */
+  reach(seq) {
+    if (this.seq >= seq) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.fetchUpdates(), 1500);
+      this.reached.push([seq, () => { clearTimeout(timer); resolve(); }]);
+    });
   }
 
   async fetchUpdates() {
@@ -108,6 +131,12 @@ export class Connection {
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
+      if ((msg.type === "applied" || msg.type === "error") && msg.ref !== undefined) {
+        if (this.pendingChange && this.pendingChange.ref === msg.ref) {
+          this.settleChange(msg.type === "applied" ? msg : null, msg.type === "error" ? msg : null);
+        }
+        return;
+      }
       if (msg.type === "error" && this.pendingChat) {          // the refusal of the chat message sent
         this.settleChat(null, msg);
         return;
@@ -125,6 +154,7 @@ export class Connection {
       if (this.ws !== ws) return;
       this.open = false;
       if (this.pendingChat) this.settleChat(null, { status: 0, message: "" });
+      if (this.pendingChange) this.settleChange(null, { status: 0, message: "" });
       this.status(false);
       if (ev.code === 4403 || ev.code === 4404) { this.giveUp(ev.code - 4000, ev.reason); return; }
       this.scheduleReconnect();
@@ -147,15 +177,57 @@ export class Connection {
     setTimeout(() => { if (!this.closed && !this.dead) { this.connect(); this.fetchUpdates(); } }, 500 * 2 ** (this.retry - 1));
   }
 
-  /** Play an action (notation) chosen at version `seq`; resolves when the answer is taken. */
-  async act(action) {
-    const res = await api("POST", `${this.base}/actions?since=${this.seq}`, { action, seq: this.seq }, this.auth);
+  /** Play an action (notation) chosen at the version held; resolves when its version is taken,
+   *  rejects with an Error carrying the server's `status` and message when it is refused. */
+  act(action) {
+    return this.change({ type: "action", action }, "actions", { action });
+  }
+
+  /** Take back this seat's last action (as `act`). */
+  undo() {
+    return this.change({ type: "undo" }, "undo", {});
+  }
+
+  async change(message, route, body) {
+    const seq = this.seq;
+    if (this.socketReady() && !this.pendingChange) {
+      let answer = null;
+      try {
+        answer = await new Promise((resolve, reject) => {
+          const ref = ++this.refs;
+          const timer = setTimeout(() => this.settleChange(null, { status: 0, message: "" }), 8000);
+          this.pendingChange = { ref, resolve, reject, timer };
+          try {
+            this.ws.send(JSON.stringify({ ...message, seq, ref }));
+          } catch {
+            this.settleChange(null, { status: 0, message: "" });
+          }
+        });
+      } catch (e) {
+        // Refused: as a POST would be.  Too many messages, or no answer (a socket that died with
+        // the change on its way): sent again by POST, at the same seq, so it counts once.
+        if (e.status !== 0 && e.status !== 429) throw e;
+      }
+      if (answer) {
+        await this.reach(answer.applied_seq);
+        return;
+      }
+    }
+    const res = await api("POST", `${this.base}/${route}?since=${seq}`, { ...body, seq }, this.auth);
     this.take(res.updates || []);
   }
 
-  async undo() {
-    const res = await api("POST", `${this.base}/undo?since=${this.seq}`, { seq: this.seq }, this.auth);
-    this.take(res.updates || []);
+  socketReady() {
+    return this.open && this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  settleChange(answer, error) {
+    const p = this.pendingChange;
+    if (!p) return;
+    this.pendingChange = null;
+    clearTimeout(p.timer);
+    if (answer) p.resolve(answer);
+    else p.reject(Object.assign(new Error(error.message || ""), { status: error.status ?? 0 }));
   }
 
   /** Write `text` in the chat as `seat`; resolves with the stored message {n, seat, name, text, at},
