@@ -443,20 +443,26 @@ class Match:
             return True
         t1 = time.monotonic()
         if r.status_code != 200:
-            if t0 >= self.measure_from:
-                self.stats["refused"] += 1
-                self.stats["errors"][f"action: {r.status_code}"] = self.stats["errors"].get(
-                    f"action: {r.status_code}", 0) + 1
+            self._answered(held, t0, t1, refused=r.status_code)
             return True
         self._took_http(r, t1)
         if table.take_answer(r.content):
             await self._fetch(seat)
-        if t0 >= self.measure_from:
-            self.stats["rtt"].append(t1 - t0)
-            self.stats["actions"] += 1
-            if self.answers is not None:
-                self.answers[held + 1] = (t0, t1)
+        self._answered(held, t0, t1)
         return True
+
+    def _answered(self, held: int, t0: float, t1: float, refused: int | None = None) -> None:
+        """Count an action sent at ``t0`` (measured time only) and answered at ``t1``."""
+        if t0 < self.measure_from:
+            return
+        if refused is not None:
+            self.stats["refused"] += 1
+            self.stats["errors"][f"action: {refused}"] = self.stats["errors"].get(f"action: {refused}", 0) + 1
+            return
+        self.stats["rtt"].append(t1 - t0)
+        self.stats["actions"] += 1
+        if self.answers is not None:
+            self.answers[held + 1] = (t0, t1)
 
 
     def _wake(self, seat: int) -> None:
@@ -495,17 +501,8 @@ class Match:
         if raw.startswith(b'{"type":"applied"'):
             await self._reach(seat, json.loads(raw)["applied_seq"])     # as the browser client does
         t1 = time.monotonic()
-        if not raw.startswith(b'{"type":"applied"'):
-            if t0 >= self.measure_from:
-                self.stats["refused"] += 1
-                status = json.loads(raw).get("status")
-                self.stats["errors"][f"action: {status}"] = self.stats["errors"].get(f"action: {status}", 0) + 1
-            return True
-        if t0 >= self.measure_from:
-            self.stats["rtt"].append(t1 - t0)
-            self.stats["actions"] += 1
-            if self.answers is not None:
-                self.answers[held + 1] = (t0, t1)
+        refused = None if raw.startswith(b'{"type":"applied"') else json.loads(raw).get("status")
+        self._answered(held, t0, t1, refused=refused)
         return True
 
 
