@@ -44,9 +44,20 @@ def sized(request, browser):
     assert not errors, errors
 
 
+#: Whether the text of the top bar's element `sel` is whole: as wide as its box at most (an
+#: ellipsis cuts it otherwise) and the box within the bar's line (which cuts what overflows it).
+TEXT_FITS = """(sel) => { const el = document.querySelector(sel); if (!el) return true;
+  const r = document.createRange(); r.selectNodeContents(el);
+  const box = el.getBoundingClientRect(), line = document.querySelector('#topinfo').getBoundingClientRect();
+  return r.getBoundingClientRect().width <= box.width + 0.01 && box.left >= line.left - 0.5 && box.right <= line.right + 0.5; }"""
+
+
 def _shot(pg, shot_dir, name, size):
     width, inner = no_horizontal_scroll(pg)
     assert width <= inner, f"{name} scrolls sideways at {size}: {width} > {inner}"
+    # whose decision it is is never cut short in the top bar ("Your decisio…")
+    assert pg.evaluate(TEXT_FITS, "#whose"), \
+        f"{name} at {size}: the top bar cuts {pg.inner_text('#whose')!r}"
     pg.screenshot(path=str(shot_dir / f"screen-{name}-{size}.png"), full_page=size == "desktop")
 
 
@@ -65,7 +76,14 @@ def test_key_screens(sized, server, shot_dir):
     # Planting, with the spoil chance (a setting) and the deck view
     pg.wait_for_function(MY_TURN)
     pg.wait_for_selector("#deck.clickable")
-    assert "next reveal spoils:" in pg.inner_text("#field")
+    assert "next reveal spoils:" in pg.inner_text("#field") and "spoils at 4 net decay; you show" in pg.inner_text("#field")
+    # The top bar names the game as players know it (who plays, which rules), not by its id; the
+    # id is its tooltip.  A bot's seat says "bot" once.
+    top = pg.locator("#topinfo .top-game")
+    assert top.get_attribute("title") == f"Game {game['id']}" and game["id"] not in pg.inner_text("#topinfo")
+    if not phone:
+        assert "Player 1 vs. Greedy bot · yucata.de rules" in pg.inner_text("#topinfo")
+    assert "(bot)" not in pg.inner_text("#topinfo")
     _shot(pg, shot_dir, "planting", size)
     if phone:
         pg.click("#tabs [data-tab=players]")
@@ -112,6 +130,9 @@ def test_key_screens(sized, server, shot_dir):
     open_seat(pg, server, game)
     pg.wait_for_function(MY_TURN)
     assert "End Harvest" in pg.inner_text("#actionbar")
+    # The buys left are said once (in the bar), and spoiling, which no longer matters, not at all.
+    assert "buys 0/2 · vales 0/2" in pg.inner_text("#actionbar")
+    assert "0/2" not in pg.inner_text("#field") and "spoils at" not in pg.inner_text("#field")
     _shot(pg, shot_dir, "harvest", size)
     if phone:
         pg.click("#tabs [data-tab=commons]")
@@ -133,4 +154,11 @@ def test_key_screens(sized, server, shot_dir):
     play_api(server, game, 0, _pick(["buy 3", "buy 2", "vale", "buy", "push", "finish"]), lambda s: False, limit=5000)
     open_seat(pg, server, game)
     pg.wait_for_selector("#end table.scores")
+    # "Random bot" once (no "bot random" under it), its column header two lines at most on a phone.
+    assert pg.locator("#end thead th .muted").count() == 0, pg.inner_text("#end thead")
+    lines = pg.eval_on_selector_all("#end thead th.player-col", """ths => ths.map((th) => {
+        const cs = getComputedStyle(th);
+        const inner = th.getBoundingClientRect().height - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+        return inner / (parseFloat(cs.fontSize) * 1.35); })""")
+    assert len(lines) == 2 and max(lines) < 2.5, lines
     _shot(pg, shot_dir, "end", size)

@@ -319,8 +319,10 @@ def test_another_players_spoil_shows_the_big_banner_on_my_screen(page, server, s
     game = create_game(server, seed=seed, bots={"1": "greedy"})
     use_settings(page, animations=True)          # the bot's turn played back step by step
     # Every banner shown, with whether it was on screen then.
-    page.add_init_script("""window.__banners = [];
+    page.add_init_script("""window.__banners = []; window.__whose = [];
       new MutationObserver(() => {
+        const w = document.querySelector('#whose');
+        if (w && window.__whose[window.__whose.length - 1] !== w.textContent) window.__whose.push(w.textContent);
         const b = document.querySelector('#big-banner');
         if (!b || b.hidden) return;
         const last = window.__banners[window.__banners.length - 1];
@@ -347,6 +349,10 @@ def test_another_players_spoil_shows_the_big_banner_on_my_screen(page, server, s
     assert banner["text"] == f"{_name(page, 1)} spoiled with {decay} decay", banner
     assert banner["inView"], "the spoil banner was not on screen"
     assert f"spoils with {decay} decay" in page.inner_text("#log")
+    # While the bot's turn was shown, the top bar said whose turn it was, naming the bot once
+    # ("Greedy bot's turn", not "Greedy bot (bot)").
+    whose = page.evaluate("window.__whose")
+    assert f"{_name(page, 1)}'s turn" in whose and not [w for w in whose if "(bot)" in w], whose
 
 
 # -- leaders seen ------------------------------------------------------------------------------------------

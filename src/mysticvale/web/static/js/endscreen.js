@@ -6,6 +6,7 @@ import { t, list, playerName } from "./i18n.js";
 import { icon } from "./icons.js";
 import { dialog } from "./dialogs.js";
 import { botOf } from "./players.js";
+import { namedByBot } from "./seats.js";
 
 const ROWS = [
   ["vp_tokens", "vp"], ["advancements", "vp"], ["vales", "vp"], ["negative_vp", "curse"], ["curse_tokens", "curse"],
@@ -23,8 +24,9 @@ export function endDialog(view, close, { onRematch, rematchBusy }) {
   const rows = [...ROWS, ...extra.map((k) => [k, null])];
   const table = h("table", { class: "scores" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("end.source")),
-      scores.map((_, s) => h("th", { scope: "col", class: winners.includes(s) ? "winner" : "" }, name(s),
-        botOf(view, s) ? h("div", { class: "muted small" }, t("player.bot", { bot: botOf(view, s) })) : null)))),
+      // A bot's seat is named after its bot ("Random bot"): no second line saying it again.
+      scores.map((_, s) => h("th", { scope: "col", class: `player-col${winners.includes(s) ? " winner" : ""}` }, name(s),
+        botOf(view, s) && !namedByBot(s) ? h("div", { class: "muted small" }, t("player.bot", { bot: botOf(view, s) })) : null)))),
     h("tbody", {},
       rows.map(([k, ic]) => h("tr", { dataset: { row: k } },
         h("th", { scope: "row" }, ic ? icon(ic) : null, " ", t(`end.row.${k}`)),

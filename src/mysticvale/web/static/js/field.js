@@ -30,16 +30,23 @@ export function fieldNumbersEl(ctx, seat) {
     { cls: inHarvest ? "strong" : "", id: mine ? "mana-left" : null }));
   items.push(stat("growth", t("numbers.growth", { n: n.growth })));
   items.push(stat("decay", t("numbers.decay", { n: n.decay })));
-  const danger = n.net >= SPOIL_AT - 1;
-  items.push(h("span", { class: `spoil-line${danger ? " danger" : ""}`, id: mine ? "spoil-line" : null },
-    t(mine ? "numbers.spoils_at_you" : "numbers.spoils_at_they", { limit: SPOIL_AT, net: n.net })));
+  // Spoiling matters in Planting and Prep: in this field's own Harvest and Discard phase it no
+  // longer does (the next Prep starts from a new field).
+  const ownTurn = o.turn && o.turn.player === seat;
+  if (!(ownTurn && (o.phase === "harvest" || o.phase === "discard"))) {
+    const danger = n.net >= SPOIL_AT - 1;
+    items.push(h("span", { class: `spoil-line${danger ? " danger" : ""}`, id: mine ? "spoil-line" : null },
+      t(mine ? "numbers.spoils_at_you" : "numbers.spoils_at_they", { limit: SPOIL_AT, net: n.net })));
+  }
   if (inHarvest) {
     const sp = spiritsLeft(o.turn);
     for (const k of ["animal", "forest", "sky", "wild"]) if (sp.left[k]) items.push(stat(k, t("numbers.spirit_left", { n: sp.left[k] })));
     if (sp.any) items.push(stat("any", t("numbers.any_spent", { n: sp.any }), { title: t("numbers.any_spent_title") }));
-    const b = buysLeft(o.turn);
-    items.push(h("span", { class: "buys", id: mine ? "buys-left" : null },
-      t("numbers.buys", { a: b.advancements, amax: b.advancementMax, v: b.vales, vmax: b.valeMax })));
+    // The buys left: in one's own Harvest the action bar says them (with the mana left).
+    if (!mine) {
+      const b = buysLeft(o.turn);
+      items.push(h("span", { class: "buys" }, t("numbers.buys", { a: b.advancements, amax: b.advancementMax, v: b.vales, vmax: b.valeMax })));
+    }
   } else {
     for (const k of ["animal", "forest", "sky", "wild"]) if (n.spirits[k]) items.push(stat(k, t("numbers.spirit", { n: n.spirits[k] })));
     if (n.vp) items.push(stat("vp", t("numbers.vp", { n: n.vp })));

@@ -17,6 +17,7 @@ import { actionButton, setHandlers } from "./widgets.js";
 import { fieldPanel } from "./field.js";
 import { commonsPanel } from "./commons.js";
 import { playersPanel, botOf } from "./players.js";
+import { namedByBot } from "./seats.js";
 import { logList, summaryBox } from "./log.js";
 import { chooserDialog, settingsDialog, legendDialog, deckDialog, discardDialog, valesDialog } from "./dialogs.js";
 import { endDialog } from "./endscreen.js";
@@ -421,15 +422,27 @@ function tabsEl(ctx) {
     tab("chat", chatUnread(), t("chat.tab")));
 }
 
+/** The game as players know it: who plays ("Anna vs. Greedy bot") and by which rules; the game's
+ *  id is in its tooltip (and in the address). */
+function gameLabel(v) {
+  const seats = (v.players || []).map((p) => p.seat);
+  const players = (seats.length ? seats : v.observation.players.map((_, i) => i)).map((s) => playerName(s)).join(t("top.versus"));
+  const rules = v.options && has(`top.rules.${v.options.ruleset}`) ? t(`top.rules.${v.options.ruleset}`) : null;
+  return [players, rules].filter(Boolean).join(" · ");
+}
+
 function topBar(o, v, mine) {
-  const { name, bot } = actingName(o, v);
-  const who = o.over ? t("top.over") : mine ? t("top.yours") : bot ? t("top.bot_turn", { name }) : t("top.turn", { name });
+  const { who: seat, name, bot } = actingName(o, v);
+  // A bot's seat is named after its bot ("Greedy bot"): "(bot)" only where the name does not say it.
+  const who = o.over ? t("top.over") : mine ? t("top.yours") : bot && !namedByBot(seat) ? t("top.bot_turn", { name }) : t("top.turn", { name });
   $("#topinfo").replaceChildren(...[
-    h("span", { class: "top-game" }, t("top.game", { id: T.id })), h("span", { class: "sep" }, " · "),
-    h("span", {}, t("top.round", { n: o.round })), h("span", { class: "sep" }, " · "),
-    o.over ? null : h("span", { class: "phase" }, t(`phase.${o.phase}`)), o.over ? null : h("span", { class: "sep" }, " · "),
+    h("span", { class: "top-game", title: t("top.game", { id: T.id }), dataset: { game: T.id } }, gameLabel(v)),
+    h("span", { class: "sep sep-game" }, " · "),
+    h("span", { class: "top-where" }, h("span", { class: "round" }, t("top.round", { n: o.round })),
+      o.over ? null : [h("span", { class: "sep" }, " · "), h("span", { class: "phase" }, t(`phase.${o.phase}`))]),
+    h("span", { class: "sep sep-where" }, " · "),
     h("strong", { id: "whose", class: mine ? "mine" : "" }, who),
-    h("span", { class: "sep" }, " · "),
+    h("span", { class: "sep sep-pool" }, " · "),
     h("span", { id: "vp-pool", title: t("top.vp_pool_title") }, icon("vp"), " ", t("top.vp_pool", { n: o.vp_pool })),
     o.end_triggered && !o.over ? h("span", { class: "warn" }, " · ", t("top.last_round")) : null,
   ].filter(Boolean));
