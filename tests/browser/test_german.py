@@ -54,12 +54,17 @@ def english_left(page, where: str = "body") -> list[str]:
 
 
 def overflow(page) -> dict:
-    """Sideways scrolling of the page, and buttons whose text is wider than the button (by > 2 px)."""
+    """Sideways scrolling of the page, buttons whose text is wider than the button (by > 2 px), and
+    labels whose text does not fit them (the commons' row labels, whose decision it is in the top
+    bar, the players' names on the end screen)."""
     return page.evaluate("""() => {
       const cut = [...document.querySelectorAll('button, a.button, .tab')]
         .filter((b) => b.offsetParent && b.scrollWidth > b.clientWidth + 2)
         .map((b) => `${b.id || b.className}: ${b.textContent.trim()} (${b.scrollWidth} > ${b.clientWidth})`);
-      return { width: document.scrollingElement.scrollWidth, inner: window.innerWidth, cut };
+      const clipped = [...document.querySelectorAll('.row-label, #topinfo #whose, table.scores th')]
+        .filter((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1)
+        .map((e) => `${e.id || e.className}: ${e.textContent.trim()} (${e.scrollWidth} > ${e.clientWidth})`);
+      return { width: document.scrollingElement.scrollWidth, inner: window.innerWidth, cut, clipped };
     }""")
 
 
@@ -67,6 +72,7 @@ def check_layout(page, name: str) -> None:
     o = overflow(page)
     assert o["width"] <= o["inner"], f"{name} scrolls sideways: {o['width']} > {o['inner']}"
     assert not o["cut"], f"{name}: buttons too narrow for their German text: {o['cut']}"
+    assert not o["clipped"], f"{name}: labels too narrow for their German text: {o['clipped']}"
 
 
 @pytest.fixture(params=list(SIZES))
@@ -148,6 +154,9 @@ def test_name_panel_lobby_and_table_in_german(german, server, shots):
     assert not english_left(pg), english_left(pg)
     check_layout(pg, "the Harvest")
     pg.screenshot(path=str(shots / f"table-harvest-{size}.png"), full_page=not phone)
+    # The commons: the Fertile Soil row in German too (the cards' names stay English, as printed).
+    soil_label = pg.inner_text("#supply .soil-row .row-label")
+    assert DE["commons.soil_short"] in soil_label and "Soil" not in soil_label and "Fertile" not in soil_label, soil_label
     if phone:
         pg.click("#tabs [data-tab=commons]")
         check_layout(pg, "the commons")
@@ -241,6 +250,8 @@ def test_leader_choice_sleeving_deck_view_and_end_screen_in_german(german, serve
     for key in ("end.row.vp_tokens", "end.row.vales", "end.row.total", "end.row.tiebreak", "end.lobby"):
         assert DE[key] in end, key
     assert not english_left(pg, "#end"), english_left(pg, "#end")
+    # The bot's seat is named after its bot: no line under its name says it again ("Bot random").
+    assert pg.locator("#end thead th .muted").count() == 0, pg.inner_text("#end thead")
     check_layout(pg, "the end screen")
     pg.screenshot(path=str(shots / f"end-{size}.png"), full_page=not phone)
 

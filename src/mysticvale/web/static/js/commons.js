@@ -27,7 +27,8 @@ export function commonsPanel(ctx) {
         { preview: c.label });
     }))));
   const soil = h("div", { class: "row soil-row" },
-    h("div", { class: "row-label" }, h("span", { class: "lvl-badge soil" }, t("commons.soil_short")),
+    h("div", { class: "row-label", title: t("commons.soil_title", { n: o.fertile_soil_cost }) },
+      h("span", { class: "lvl-badge soil-badge" }, t("commons.soil_short")),
       h("span", { class: "muted" }, t("commons.soil_cost", { n: o.fertile_soil_cost }))),
     h("div", { class: "row-cards" }, ["top", "middle", "bottom"].map((sl) => {
       const label = `Fertile Soil@${sl}`;
