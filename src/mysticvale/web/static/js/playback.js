@@ -127,7 +127,7 @@ export function animateFrom(before, root) {
     const anim = ghost.animate([
       { transform: "none", opacity: 1 },
       { transform: `translate(${to.left - g.rect.left}px, ${to.top - g.rect.top}px) scale(${to.width / g.rect.width})`, opacity: 0.2 },
-    ], { duration: ANIM_MS, easing: "ease-in" });
+    ], { duration: ANIM_MS, easing: "ease-in", fill: "forwards" });   // (not back where it flew from before it goes)
     anim.onfinish = () => ghost.remove();
     setTimeout(() => ghost.remove(), ANIM_MS + 200);
   }
