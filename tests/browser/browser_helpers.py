@@ -143,6 +143,37 @@ def no_horizontal_scroll(page) -> tuple[int, int]:
     return page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
 
 
+#: What covers the window rather than the page (fixed): a dialog, the zoom, the spoil banner, the
+#: tour, a keyword tooltip.  A full-page screenshot would draw it over the first screen only.
+COVERS_WINDOW = ".overlay, #zoom:not([hidden]), #big-banner:not([hidden]), #tour, .help-tip:not([hidden])"
+
+
+def screenshot(page, path, full_page: bool = False) -> None:
+    """A screenshot for review, as a player sees the page: animations with an end (a banner popping
+    in, cards of a turn played back flying) finished first; a full-page shot taken from the top of the page (taken scrolled, it draws the
+    sticky bars where the page stood) and the scroll put back; a viewport shot instead while a
+    dialog or anything else that covers the window is open (a full page would show its backdrop
+    over the first screen only)."""
+    page.evaluate("""async () => {
+      // (a few rounds: a step of another player's turn played back may start the next step's)
+      for (let round = 0; round < 8; round++) {
+        const running = document.getAnimations().filter((a) => {
+          const t = a.effect && a.effect.getComputedTiming();
+          return a.playState === 'running' && !!t && Number.isFinite(t.endTime); });
+        if (!running.length) return;
+        await Promise.all(running.map((a) => a.finished.catch(() => null)));
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }
+    }""")
+    if full_page and not page.locator(COVERS_WINDOW).count():
+        y = page.evaluate("window.scrollY")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(path), full_page=True)
+        page.evaluate(f"window.scrollTo(0, {y})")
+    else:
+        page.screenshot(path=str(path))
+
+
 
 
 # -- phone size --------------------------------------------------------------------------------------
@@ -278,7 +309,7 @@ def play_game_by_clicking(page, shot_dir: Path | None = None, shot_prefix: str =
             elif target.startswith("#finish"):
                 stats["finishes"] += 1
                 if shot_dir is not None and not shot_taken and stats["finishes"] == 3:
-                    page.screenshot(path=str(shot_dir / f"{shot_prefix}-harvest.png"), full_page=not phone)
+                    screenshot(page, shot_dir / f"{shot_prefix}-harvest.png", full_page=not phone)
                     shot_taken = True
             label = page.locator(target).first.get_attribute("data-action") or ""
             page.click(target)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import MY_TURN, create_game, open_seat, play_api
+from browser_helpers import MY_TURN, create_game, open_seat, play_api, screenshot
 
 from mysticvale.engine.game import new_game
 from mysticvale.server.updates import log_entries
@@ -109,7 +109,7 @@ def test_name_panel_lobby_and_table_in_german(german, server, shots):
     assert DE["people.welcome"] in pg.inner_text("#name-panel")
     assert not english_left(pg)
     check_layout(pg, "the name panel")
-    pg.screenshot(path=str(shots / f"name-panel-{size}.png"))
+    screenshot(pg, shots / f"name-panel-{size}.png")
     pg.fill("#person-name", "Anna")
     pg.click("#name-btn")
     pg.wait_for_selector("#create-form")
@@ -118,7 +118,7 @@ def test_name_panel_lobby_and_table_in_german(german, server, shots):
     assert DE["ruleset.german"] in pg.inner_text("#ruleset")
     assert not english_left(pg), english_left(pg)
     check_layout(pg, "the lobby")
-    pg.screenshot(path=str(shots / f"lobby-{size}.png"), full_page=True)
+    screenshot(pg, shots / f"lobby-{size}.png", full_page=True)
 
     # A game against a bot, created from the lobby form: the table opens, in German.
     pg.click("#create-btn")
@@ -131,7 +131,7 @@ def test_name_panel_lobby_and_table_in_german(german, server, shots):
     assert DE["action.pass"] in pg.inner_text("#actionbar")
     assert not english_left(pg), english_left(pg)
     check_layout(pg, "Planting")
-    pg.screenshot(path=str(shots / f"table-planting-{size}.png"), full_page=not phone)
+    screenshot(pg, shots / f"table-planting-{size}.png", full_page=not phone)
 
     # The log in German sentences; the tabs on a phone say Feld / Auslage / Spieler / Verlauf.
     if phone:
@@ -143,7 +143,7 @@ def test_name_panel_lobby_and_table_in_german(german, server, shots):
     assert "ist am Zug" in log and "Eine Partie mit 2 Spielern beginnt" in log
     assert "Player " not in log and "'s turn" not in log
     if phone:
-        pg.screenshot(path=str(shots / f"table-log-{size}.png"))
+        screenshot(pg, shots / f"table-log-{size}.png")
         pg.click("#tabs [data-tab=field]")
 
     # The Harvest: the buy buttons and the bar with the longest German words.
@@ -153,31 +153,31 @@ def test_name_panel_lobby_and_table_in_german(german, server, shots):
     assert DE["action.end_harvest"] in pg.inner_text("body")
     assert not english_left(pg), english_left(pg)
     check_layout(pg, "the Harvest")
-    pg.screenshot(path=str(shots / f"table-harvest-{size}.png"), full_page=not phone)
+    screenshot(pg, shots / f"table-harvest-{size}.png", full_page=not phone)
     # The commons: the Fertile Soil row in German too (the cards' names stay English, as printed).
     soil_label = pg.inner_text("#supply .soil-row .row-label")
     assert DE["commons.soil_short"] in soil_label and "Soil" not in soil_label and "Fertile" not in soil_label, soil_label
     if phone:
         pg.click("#tabs [data-tab=commons]")
         check_layout(pg, "the commons")
-        pg.screenshot(path=str(shots / f"table-commons-{size}.png"))
+        screenshot(pg, shots / f"table-commons-{size}.png")
         pg.click("#tabs [data-tab=players]")
         check_layout(pg, "the players")
-        pg.screenshot(path=str(shots / f"table-players-{size}.png"))
+        screenshot(pg, shots / f"table-players-{size}.png")
 
     # The symbols legend and the settings dialog.
     pg.click("#legend-btn")
     pg.wait_for_selector("#legend")
     assert DE["legend.growth"] in pg.inner_text("#legend")
     check_layout(pg, "the legend")
-    pg.screenshot(path=str(shots / f"legend-{size}.png"))
+    screenshot(pg, shots / f"legend-{size}.png")
     pg.click("#legend .close")
     pg.click("#settings-btn")
     pg.wait_for_selector("#settings")
     assert DE["settings.language"] in pg.inner_text("#settings")
     assert not english_left(pg, "#settings")
     check_layout(pg, "the settings")
-    pg.screenshot(path=str(shots / f"settings-{size}.png"))
+    screenshot(pg, shots / f"settings-{size}.png")
 
     # Back in the lobby: the game's row (status, players, buttons) in German.
     pg.goto(server + "/")
@@ -187,7 +187,7 @@ def test_name_panel_lobby_and_table_in_german(german, server, shots):
     assert "greedy" in games.lower()
     assert not english_left(pg), english_left(pg)
     check_layout(pg, "the lobby with a game")
-    pg.screenshot(path=str(shots / f"lobby-game-{size}.png"), full_page=True)
+    screenshot(pg, shots / f"lobby-game-{size}.png", full_page=True)
 
 
 def _pick(prefixes):
@@ -209,7 +209,7 @@ def test_leader_choice_sleeving_deck_view_and_end_screen_in_german(german, serve
     assert DE["leader.title"] in choice and DE["leader.start"] in choice and DE["leader.upgraded"] in choice
     assert not english_left(pg), english_left(pg)
     check_layout(pg, "the leader choice")
-    pg.screenshot(path=str(shots / f"leader-choice-{size}.png"), full_page=not phone)
+    screenshot(pg, shots / f"leader-choice-{size}.png", full_page=not phone)
 
     # Sleeving what was bought: the prompt and the "hier einstecken" targets.
     game = create_game(server, seed=47, sets=("base", "vale_of_magic", "twilight_garden"))
@@ -230,7 +230,7 @@ def test_leader_choice_sleeving_deck_view_and_end_screen_in_german(german, serve
     assert DE["sleeve.here"] in pg.inner_text("#field")
     assert not english_left(pg), english_left(pg)
     check_layout(pg, "sleeving")
-    pg.screenshot(path=str(shots / f"sleeve-{size}.png"), full_page=not phone)
+    screenshot(pg, shots / f"sleeve-{size}.png", full_page=not phone)
     # The whole deck: where each card is, in German.
     if phone:
         pg.click("#tabs [data-tab=players]")
@@ -238,7 +238,7 @@ def test_leader_choice_sleeving_deck_view_and_end_screen_in_german(german, serve
     pg.wait_for_selector("#deck-view")
     assert DE["deckview.own_help"] in pg.inner_text("#deck-view")
     check_layout(pg, "the deck view")
-    pg.screenshot(path=str(shots / f"deck-view-{size}.png"))
+    screenshot(pg, shots / f"deck-view-{size}.png")
     pg.click("#deck-view .close")
 
     # The end screen: the score rows, the tie-break, rematch and back to the lobby.
@@ -253,7 +253,7 @@ def test_leader_choice_sleeving_deck_view_and_end_screen_in_german(german, serve
     # The bot's seat is named after its bot: no line under its name says it again ("Bot random").
     assert pg.locator("#end thead th .muted").count() == 0, pg.inner_text("#end thead")
     check_layout(pg, "the end screen")
-    pg.screenshot(path=str(shots / f"end-{size}.png"), full_page=not phone)
+    screenshot(pg, shots / f"end-{size}.png", full_page=not phone)
 
 
 def test_switching_the_language_in_the_settings_keeps_the_game(german, server, shots):
@@ -295,7 +295,7 @@ def test_switching_the_language_in_the_settings_keeps_the_game(german, server, s
     assert pg.input_value("#set-language") == "en"
     assert EN["settings.title"] in pg.inner_text("#settings")
     check_layout(pg, "the settings in English")
-    pg.screenshot(path=str(shots / f"settings-switched-en-{size}.png"))
+    screenshot(pg, shots / f"settings-switched-en-{size}.png")
 
     # The choice is kept on this device: a reload stays English although the browser is German.
     pg.reload()

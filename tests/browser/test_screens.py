@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import MY_TURN, create_game, no_horizontal_scroll, open_seat, play_api
+from browser_helpers import MY_TURN, create_game, no_horizontal_scroll, open_seat, play_api, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -58,7 +58,8 @@ def _shot(pg, shot_dir, name, size):
     # whose decision it is is never cut short in the top bar ("Your decisio…")
     assert pg.evaluate(TEXT_FITS, "#whose"), \
         f"{name} at {size}: the top bar cuts {pg.inner_text('#whose')!r}"
-    pg.screenshot(path=str(shot_dir / f"screen-{name}-{size}.png"), full_page=size == "desktop")
+    # the whole page at desktop size; a dialog as the window shows it (its backdrop covers the window)
+    screenshot(pg, shot_dir / f"screen-{name}-{size}.png", full_page=size == "desktop")
 
 
 def test_key_screens(sized, server, shot_dir):

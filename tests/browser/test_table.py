@@ -11,7 +11,7 @@ from urllib.parse import urljoin
 import pytest
 
 from browser_helpers import (MY_TURN, create_game, http_json, no_horizontal_scroll, no_playback, open_seat, play_api,
-                             seq, use_settings, wait_seq_change)
+                             screenshot, seq, use_settings, wait_seq_change)
 
 pytestmark = pytest.mark.browser
 
@@ -155,7 +155,7 @@ def test_other_players_turns_play_back_one_step_at_a_time(page, server, animatio
     if animations:
         page.wait_for_selector("body[data-playing=yes]", timeout=10_000)
         page.wait_for_timeout(250)
-        page.screenshot(path=str(shot_dir / "playback-desktop.png"))
+        screenshot(page, shot_dir / "playback-desktop.png")
     page.wait_for_function(MY_TURN + " && document.body.dataset.playing === 'no'", timeout=60_000)
     if animations:
         prompts = page.evaluate("window.__prompts")
@@ -207,7 +207,7 @@ def test_spoil_banner_and_the_log_in_the_games_words(page, server, shot_dir):
     assert re.fullmatch(r"You spoiled with \d+ decay", text.strip()), text
     n = int(re.search(r"\d+", text).group())
     assert n >= 4
-    page.screenshot(path=str(shot_dir / "spoil-banner.png"))
+    screenshot(page, shot_dir / "spoil-banner.png")
     log = page.inner_text("#log")
     assert f"Player 1 spoils with {n} decay" in log
     assert not re.search(r"#\d|@(top|middle|bottom)", log)        # card names, not notation
@@ -232,7 +232,7 @@ def test_sleeve_preview_zoom_and_the_numbers_in_view(page, server, shot_dir):
     page.hover("#supply [data-commons='1.1']")
     page.wait_for_selector("#zoom:not([hidden]) .face.zoomed")
     assert page.locator("#zoom .zoom-text li").count() >= 1
-    page.screenshot(path=str(shot_dir / "zoom-desktop.png"))
+    screenshot(page, shot_dir / "zoom-desktop.png")
     page.mouse.move(5, 5)
     page.wait_for_selector("#zoom[hidden]", state="attached")
     for _ in range(2):
@@ -254,7 +254,7 @@ def test_sleeve_preview_zoom_and_the_numbers_in_view(page, server, shot_dir):
         assert "top slot taken" in blocked.first.inner_text()
         assert blocked.first.get_attribute("data-action") is None
     assert "Choose the card to sleeve Fertile Soil on (top slot)" in page.inner_text("#field")
-    page.screenshot(path=str(shot_dir / "sleeve-preview-desktop.png"), full_page=True)
+    screenshot(page, shot_dir / "sleeve-preview-desktop.png", full_page=True)
     target = page.locator("#field .sleeve-target").first
     card = target.get_attribute("data-card")
     before = seq(page)
@@ -286,7 +286,7 @@ def test_long_press_zooms_on_a_phone_without_buying(browser, server, shot_dir):
         pg.wait_for_timeout(700)
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         pg.wait_for_selector("#zoom.touch:not([hidden])")
-        pg.screenshot(path=str(shot_dir / "zoom-phone.png"))
+        screenshot(pg, shot_dir / "zoom-phone.png")
         pg.wait_for_timeout(500)
         assert seq(pg) == before                   # the long press bought nothing
         pg.click("#zoom")
@@ -308,7 +308,7 @@ def test_end_screen_is_labelled_reopens_and_starts_a_rematch(page, server, shot_
     rows = page.locator("#end tbody th").all_inner_texts()
     assert all(r.strip() for r in rows)
     assert any("Tie-break" in r and "level-3 advancements + level-2 vales" in r for r in rows)
-    page.screenshot(path=str(shot_dir / "end-screen-desktop.png"))
+    screenshot(page, shot_dir / "end-screen-desktop.png")
     page.click("#end .close")
     page.wait_for_selector("#end", state="detached")
     page.click("#scores-btn")                                   # reopened from the top bar
@@ -344,7 +344,7 @@ def test_phone_harvest_needs_no_long_scroll(browser, server, shot_dir):
             assert width <= inner, f"the {tab} tab scrolls sideways: {width} > {inner}"
             visible = pg.evaluate("[...document.querySelectorAll('section[data-tab]')].filter(s => s.offsetParent).map(s => s.dataset.tab)")
             assert set(visible) == {tab}, visible
-            pg.screenshot(path=str(shot_dir / f"phone-harvest-{tab}.png"))
+            screenshot(pg, shot_dir / f"phone-harvest-{tab}.png")
         # the commons tab holds every buy within a short scroll
         pg.click("#tabs [data-tab=commons]")
         height = pg.evaluate("document.documentElement.scrollHeight")
@@ -381,7 +381,7 @@ def test_finish_turn_ends_the_turn_and_a_sleeve_can_be_undone(page, server, shot
     # the turn is not over: Finish Turn ends it, and until then the sleeve can be taken back
     assert page.inner_text("#finish") == "Finish Turn"
     assert "Press Finish Turn" in page.inner_text("#prompt")
-    page.screenshot(path=str(shot_dir / "finish-turn-desktop.png"))
+    screenshot(page, shot_dir / "finish-turn-desktop.png")
     log = page.inner_text("#log")
     assert "sleeves Fertile Soil (top)" in log
     before = seq(page)

@@ -22,7 +22,7 @@ import pytest
 
 import mysticvale as mv
 from browser_helpers import (MY_TURN, create_game, http_json, in_viewport, no_playback, open_seat, open_tab,
-                             phone_page, play_api, seat_state, seq, use_settings, wait_seq_change)
+                             phone_page, play_api, screenshot, seat_state, seq, use_settings, wait_seq_change)
 from mysticvale.bots import SeatView
 from mysticvale.engine.scoring import breakdown
 from mysticvale.server.card_catalogue import catalogue_text
@@ -123,7 +123,7 @@ def test_a_legendary_advancement_is_one_piece_with_a_marker_that_explains_itself
     rows = page.locator("#zoom .zoom-text li").all_inner_texts()
     assert any(r.strip().startswith("Legendary advancement") and slots in r for r in rows), rows
     assert page.locator("#zoom .zoom-text li use[href='#i-legendary']").count() == 1
-    page.screenshot(path=str(shot_dir / "legendary-zoom-desktop.png"))
+    screenshot(page, shot_dir / "legendary-zoom-desktop.png")
     page.mouse.move(5, 5)
     page.wait_for_selector("#zoom[hidden]", state="attached")
     # the symbols legend names and explains the marker
@@ -155,7 +155,7 @@ def test_a_legendary_advancement_is_one_piece_with_a_marker_that_explains_itself
         pg.wait_for_selector("#zoom.touch:not([hidden])")
         rows = pg.locator("#zoom .zoom-text li").all_inner_texts()
         assert any(r.strip().startswith("Legendary advancement") for r in rows), rows
-        pg.screenshot(path=str(shot_dir / "legendary-zoom-phone.png"))
+        screenshot(pg, shot_dir / "legendary-zoom-phone.png")
 
 
 # -- since your last turn, the log -----------------------------------------------------------------------
@@ -219,7 +219,7 @@ def test_since_your_last_turn_folds_each_turn_and_the_log_marks_what_is_new(page
             assert f"played {pushes} card" in text, text
         for b in (e for e in entries if e["k"] == "buy"):
             assert b["a"]["name"] in text, text
-    page.screenshot(path=str(shot_dir / "since-last-turn-desktop.png"))
+    screenshot(page, shot_dir / "since-last-turn-desktop.png")
 
     # The log: one group per turn, the newest (mine, now) first, each turn's entries in order.
     groups = page.locator("#log > li.log-turn")
@@ -344,7 +344,7 @@ def test_another_players_spoil_shows_the_big_banner_on_my_screen(page, server, s
         else:
             time.sleep(0.05)
     page.wait_for_function("window.__banners.length > 0", timeout=30_000)
-    page.screenshot(path=str(shot_dir / "spoil-banner-other.png"))
+    screenshot(page, shot_dir / "spoil-banner-other.png")
     banner = page.evaluate("({ text: window.__banners[0].text, inView: window.__banners[0].inView })")
     assert banner["text"] == f"{_name(page, 1)} spoiled with {decay} decay", banner
     assert banner["inView"], "the spoil banner was not on screen"
@@ -438,7 +438,7 @@ def test_undo_in_the_phone_bar_takes_back_a_purchase(browser, server, shot_dir):
         assert pg.inner_text("#actionbar .res-mana") != mana and "buys 1/2" in pg.inner_text("#actionbar .res-buys")
         assert pg.locator("#actionbar #undo").count() == 1
         assert in_viewport(pg, "#actionbar #undo")              # in the sticky bar, on screen, no scrolling
-        pg.screenshot(path=str(shot_dir / "phone-undo-bar.png"))
+        screenshot(pg, shot_dir / "phone-undo-bar.png")
         before = seq(pg)
         pg.click("#actionbar #undo")
         wait_seq_change(pg, before)

@@ -15,8 +15,8 @@ from urllib.parse import urljoin
 import pytest
 
 from browser_helpers import (MY_TURN, ServerProcess, choose_click, create_game, http_json, no_horizontal_scroll,
-                             no_playback, open_seat, phone_page, phone_tabs_shown, play_game_by_clicking, seq,
-                             wait_seq_change)
+                             no_playback, open_seat, phone_page, phone_tabs_shown, play_game_by_clicking, screenshot,
+                             seq, wait_seq_change)
 
 pytestmark = pytest.mark.browser
 
@@ -144,7 +144,7 @@ def test_full_game_against_a_random_bot_by_clicking(page, server, shot_dir):
     open_seat(page, server, game)
     stats = play_game_by_clicking(page, shot_dir, "table")
     _check_end_screen(page, server, game)
-    page.screenshot(path=str(shot_dir / "end-screen.png"), full_page=True)
+    screenshot(page, shot_dir / "end-screen.png", full_page=True)
     assert stats["pushes"] > 5 and stats["finishes"] > 5, stats
     if page.evaluate("window.mysticvaleClient.table().view.options.finish_turn"):
         assert stats["turn_ends"] > 5, stats         # every turn ended by Finish Turn
@@ -164,7 +164,7 @@ def test_full_game_at_phone_size_by_clicking(browser, server, shot_dir):
         _check_end_screen(pg, server, game)
         width, inner = no_horizontal_scroll(pg)
         assert width <= inner, f"the end screen scrolls sideways: {width} > {inner}"
-        pg.screenshot(path=str(shot_dir / "phone-end-screen.png"))
+        screenshot(pg, shot_dir / "phone-end-screen.png")
     assert stats["pushes"] > 5 and stats["finishes"] > 5 and stats["turn_ends"] > 5, stats
     assert stats["undos"] == 1, stats                        # Undo clicked in the sticky bar
     assert set(stats["tabs"]) == {"field", "commons", "players", "log"}, stats["tabs"]
@@ -371,7 +371,7 @@ def test_phone_width_has_no_horizontal_scrolling(browser, server, shot_dir, wher
             assert width <= inner, f"deck view scrolls sideways: {width} > {inner}"
             pg.click("#deck-view .close")
         width, inner = no_horizontal_scroll(pg)
-        pg.screenshot(path=str(shot_dir / f"phone-{where}.png"), full_page=True)
+        screenshot(pg, shot_dir / f"phone-{where}.png", full_page=True)
         assert width <= inner, f"the {where} scrolls sideways at 375 px: {width} > {inner}"
     finally:
         ctx.close()
