@@ -64,7 +64,8 @@ def overflow(page) -> dict:
       const clipped = [...document.querySelectorAll('.row-label, #topinfo #whose, table.scores th')]
         .filter((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1)
         .map((e) => `${e.id || e.className}: ${e.textContent.trim()} (${e.scrollWidth} > ${e.clientWidth})`);
-      return { width: document.scrollingElement.scrollWidth, inner: window.innerWidth, cut, clipped };
+      const bar = document.querySelector('#topbar').getBoundingClientRect().height;
+      return { width: document.scrollingElement.scrollWidth, inner: window.innerWidth, cut, clipped, bar };
     }""")
 
 
@@ -73,6 +74,7 @@ def check_layout(page, name: str) -> None:
     assert o["width"] <= o["inner"], f"{name} scrolls sideways: {o['width']} > {o['inner']}"
     assert not o["cut"], f"{name}: buttons too narrow for their German text: {o['cut']}"
     assert not o["clipped"], f"{name}: labels too narrow for their German text: {o['clipped']}"
+    assert o["bar"] < 50, f"{name}: the top bar takes two lines ({o['bar']} px high)"
 
 
 @pytest.fixture(params=list(SIZES))
