@@ -361,10 +361,10 @@ RARE += [("ability", RARE_EMPTY_FIRST), ("ability", RARE_EMPTY_ON_DECK),
 
 def as_players_say(text: str) -> str:
     """The server's English log text with a card without advancements (the engine's "Blank") said
-    as players say it: "an empty card" (the one place where the English log is not word for word
+    in the rules' words (file 000: "8 blank cards"): "a blank card" (the one place where the English log is not word for word
     the server's)."""
-    text = text.replace("the on-deck Blank", "the empty on-deck card")
-    return re.sub(r"\bBlank\b", "an empty card", text)
+    text = text.replace("the on-deck Blank", "the blank on-deck card")
+    return re.sub(r"\bBlank\b", "a blank card", text)
 
 
 def test_every_log_sentence_is_said_in_german_and_in_english_as_the_server_says_it(browser, server):
@@ -401,11 +401,11 @@ def test_every_log_sentence_is_said_in_german_and_in_english_as_the_server_says_
     assert german["Player 1 gains 1 VP (3 spirit symbols traded)."] == "Spieler 1 erhält 1 SP (3 Seelensymbole getauscht)."
     sleeve = next(t for t in german if " sleeves " in t and " on Blank." in t)
     assert re.fullmatch(r"Spieler \d steckt .+ \((oben|Mitte|unten)( \+ (oben|Mitte|unten))*\) auf eine leere Karte\.", german[sleeve]), german[sleeve]
-    assert english[sleeve].endswith(" on an empty card."), english[sleeve]
+    assert english[sleeve].endswith(" on a blank card."), english[sleeve]
     reveal = next(t for t in german if t.endswith(" reveals Blank on deck."))
     assert german[reveal].endswith(" deckt eine leere Karte als Deckkarte auf."), german[reveal]
-    assert english[reveal].endswith(" reveals an empty card on deck."), english[reveal]
+    assert english[reveal].endswith(" reveals a blank card on deck."), english[reveal]
     assert german[RARE_EMPTY_FIRST] == "Eine leere Karte ist die erste Karte im Feld und wird wie üblich abgelegt."
-    assert english[RARE_EMPTY_FIRST] == "An empty card is the first card in the field and is discarded as normal."
+    assert english[RARE_EMPTY_FIRST] == "A blank card is the first card in the field and is discarded as normal."
     assert german[RARE_EMPTY_ON_DECK] == "Spieler 1 wirft die leere Deckkarte ab (Echoing Waterfalls)."
-    assert english[RARE_EMPTY_ON_DECK] == "Player 1 discards the empty on-deck card (Echoing Waterfalls)."
+    assert english[RARE_EMPTY_ON_DECK] == "Player 1 discards the blank on-deck card (Echoing Waterfalls)."

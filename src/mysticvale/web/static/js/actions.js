@@ -42,7 +42,7 @@ export function visibleCards(o) {
   return out;
 }
 
-/** A card's name as players say it: its advancements, or "an empty card". */
+/** A card's name as players say it: its advancements, or "a blank card". */
 export function cardName(c) {
   if (!c) return t("card.unknown");
   const cov = new Set(c.covered || []);

@@ -52,8 +52,8 @@ export function t(key, args = {}) {
   return msg.replace(/\{(\w+)\}/g, (m, name) => (args[name] === undefined ? m : String(args[name])));
 }
 
-/** A sentence or button text that starts with an empty card ("card.empty": "an empty card",
- *  "eine leere Karte") starts with a capital: "An empty card is the first card in the field". */
+/** A sentence or button text that starts with an empty card ("card.empty": "a blank card",
+ *  "eine leere Karte") starts with a capital: "A blank card is the first card in the field". */
 export function sentence(text) {
   const empty = t("card.empty");
   return text.startsWith(empty) ? t("card.empty_start") + text.slice(empty.length) : text;

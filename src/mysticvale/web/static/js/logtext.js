@@ -9,7 +9,7 @@
 //
 // Rendering from the messages in every language (English too) means players appear under the name
 // playerName() gives them, and in English the result is the server's own sentence but for a card
-// without advancements, which the engine names "Blank" and players call "an empty card"
+// without advancements, which the engine names "Blank" and file 000 calls a "blank card"
 // (tests/browser/test_german.py checks both).
 //
 // Placeholders in a pattern:
@@ -18,7 +18,7 @@
 //   {n} {m}            a number
 //   {card} {card2} {cards} {src}   card names (kept, they are printed English; the slot / side
 //                      words in brackets are translated, and a card without advancements, which
-//                      the engine names "Blank", is "an empty card" as players say, in every
+//                      the engine names "Blank", is "a blank card" in the rules' words (file 000: "8 blank cards"), in every
 //                      language: English too differs from the server's text there)
 //   {vale}             a vale's name (kept)
 //   {who}              a list "player 1, player 3" -> names
