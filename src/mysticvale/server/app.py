@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
 from ..bots import bot_names
-from ..runtime import settle
+from ..runtime import settle, tune_for_serving
 from .cluster import LocalCoordinator, PgCoordinator, hold_sqlite
 from .limits import (CreationLimiter, Limits, MessageLimiter, StrictJSONRoute, receive_client_message,
                      validation_error_handler, whole_number)
@@ -132,6 +132,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         # The catalogue lives as long as the server: out of the garbage collector's way (its full
         # collections walked it and every game's state, pausing requests for tens of ms).
         await run_in_threadpool(settle)
+        tune_for_serving()              # fewer, not longer, collector pauses (runtime.py)
         storage = Storage(database_url)
         held = hold_sqlite(storage)
         coordinator = PgCoordinator(storage, sweep_every=sweep_every) if storage.shared else LocalCoordinator()
