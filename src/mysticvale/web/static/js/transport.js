@@ -221,12 +221,16 @@ export class Connection {
     return this.open && this.ws && this.ws.readyState === WebSocket.OPEN;
   }
 
-  settleChange(answer, error) {
-    const p = this.pendingChange;
+  settleChange(answer, error) { this.settle("pendingChange", answer, error); }
+
+  /** Resolve (with `value`) or reject (with `error`'s message and status) the promise of a message
+   *  sent on the socket, kept in `this[name]` ("pendingChange" or "pendingChat"). */
+  settle(name, value, error) {
+    const p = this[name];
     if (!p) return;
-    this.pendingChange = null;
+    this[name] = null;
     clearTimeout(p.timer);
-    if (answer) p.resolve(answer);
+    if (value) p.resolve(value);
     else p.reject(Object.assign(new Error(error.message || ""), { status: error.status ?? 0 }));
   }
 
@@ -234,7 +238,7 @@ export class Connection {
    *  rejects with an Error carrying the server's `status` (422 refused, 429 too fast, 0 no answer). */
   chat(text, seat) {
     if (this.pendingChat) return Promise.reject(Object.assign(new Error("busy"), { status: 0 }));
-    if (!this.open || !this.ws || this.ws.readyState !== WebSocket.OPEN) {
+    if (!this.socketReady()) {
       return api("POST", `${this.base}/chat`, { text }, this.auth);
     }
     return new Promise((resolve, reject) => {
@@ -249,14 +253,7 @@ export class Connection {
     });
   }
 
-  settleChat(message, error) {
-    const p = this.pendingChat;
-    if (!p) return;
-    this.pendingChat = null;
-    clearTimeout(p.timer);
-    if (message) p.resolve(message);
-    else p.reject(Object.assign(new Error(error.message || ""), { status: error.status ?? 0 }));
-  }
+  settleChat(message, error) { this.settle("pendingChat", message, error); }
 
   async rematch() {
     return api("POST", `${this.base}/rematch`, {}, this.auth);
