@@ -251,12 +251,19 @@ def test_chat_limits_are_shown_plainly_and_keep_the_text(browser, server, shot_d
         assert pg.is_disabled("#chat-send")
         assert "at most 500" in pg.inner_text("#chat-error")
         assert pg.input_value("#chat-input") == "y" * 501
-        # Thirteen lines: the server refuses it (422), the reason is shown and the text stays.
+        # Thirteen lines: said in the page's own words before sending (the server would refuse it
+        # too, in English), the send button stops, and the text stays.
         many = "\n".join(f"line {i}" for i in range(13))
-        send(pg, many)
-        pg.wait_for_function("document.querySelector('#chat-error').textContent.startsWith('Not sent')")
-        assert "12 lines" in pg.inner_text("#chat-error")
+        pg.fill("#chat-input", many)
+        assert pg.inner_text("#chat-error") == "Too many lines: 13, at most 12."
+        assert pg.is_disabled("#chat-send")
+        pg.press("#chat-input", "Enter")
         assert pg.input_value("#chat-input") == many
+        assert pg.locator("#chat-list .chat-msg").count() == 0
+        # A refusal the page cannot foresee is shown with the server's reason ("Not sent: ..."):
+        # a message of control characters only.
+        send(pg, "\u0007\u0007")
+        pg.wait_for_function("document.querySelector('#chat-error').textContent.startsWith('Not sent')")
         assert pg.locator("#chat-list .chat-msg").count() == 0
         # Too many too fast (5 per seat in 10 s): "slow down", the text kept.
         for i in range(5):

@@ -190,10 +190,12 @@ function drawForm() {
   count.textContent = t("chat.count", { n, max: MAX_CHARS });
   count.classList.toggle("over", n > MAX_CHARS);
   count.classList.toggle("near", n > MAX_CHARS - 50 && n <= MAX_CHARS);
-  const problem = n > MAX_CHARS ? t("chat.too_long", { n, max: MAX_CHARS }) : "";
+  const lines = text.split("\n").length;
+  const problem = n > MAX_CHARS ? t("chat.too_long", { n, max: MAX_CHARS })
+    : lines > MAX_LINES ? t("chat.too_many_lines", { n: lines, max: MAX_LINES }) : "";
   error.textContent = C.error || problem;
   error.hidden = !(C.error || problem);
-  send.disabled = C.sending || !text.trim() || n > MAX_CHARS;
+  send.disabled = C.sending || !text.trim() || !!problem;
   send.textContent = t(C.sending ? "chat.sending" : "chat.send");
   input.setAttribute("aria-invalid", C.error || problem ? "true" : "false");
 }
@@ -247,7 +249,7 @@ function build() {
 async function sendMessage() {
   const { input } = C.els;
   const text = input.value;
-  if (C.sending || !text.trim() || chars(text) > MAX_CHARS || !C.canWrite()) return;
+  if (C.sending || !text.trim() || chars(text) > MAX_CHARS || text.split("\n").length > MAX_LINES || !C.canWrite()) return;
   C.sending = true;
   C.error = "";
   drawForm();
