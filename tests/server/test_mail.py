@@ -250,14 +250,17 @@ def test_a_german_speakers_mail_comes_in_german(sqlite_url, smtp):
         assert "Hallo Greta" in body(inbox.mails[0][2])
         g = create(c, a, bots={"1": "random"}, seed=42)
         gid, token = g["id"], g["seats"][0]["token"]
-        for _ in range(200):                      # play until the bot has handed the turn back
+        sent = lambda: any(n[3] == "sent" for n in notices(c))     # noqa: E731
+        for _ in range(300):                      # Greta plays; the bot hands her the turn back
             spec = state(c, gid)
-            if spec["observation"]["acting_player"] == 0:
-                if spec["seq"] > 0:
-                    break
-                act(c, gid, token)
-            else:
+            if spec["observation"]["acting_player"] != 0:
                 wait_for(lambda: state(c, gid)["seq"] != spec["seq"], timeout=30)
+                continue
+            settle(c)                             # she is away until any e-mail due has gone
+            if sent():
+                break
+            act(c, gid, token)
+        assert sent()
         _, rcpt, mail = inbox.wait(2)
         assert rcpt == ["greta@example.org"]
         assert mail["Subject"] == "Du bist am Zug in Mystic Vale (mit einem Bot (random))"
