@@ -125,6 +125,9 @@ function rememberCards() {
 function draw({ animate, msgs }) {
   const before = animate ? snapshot($("#app")) : null;
   render();
+  // Drawn in this task: idle() right after it (the playback's last step) need not draw it again.
+  T.justDrawn = true;
+  queueMicrotask(() => { T.justDrawn = false; });
   if (animate) animateFrom(before, $("#app"));
   for (const m of msgs) announce(m);
 }
@@ -141,13 +144,16 @@ function announce(msg) {
 
 /** Every version received is shown: a deck click that came while an action was on its way arms
  *  the deck now (for the next card: it never pushes by itself). */
-function idle() {
+function idle({ redraw } = {}) {
+  const armed = T.armedSeq;
   if (T.pendingArm !== false && T.seq > T.pendingArm) {
     if (myDecision() && (T.view.legal_actions || []).includes("push")) T.armedSeq = T.seq;
     T.pendingArm = false;
   }
   maybeAutoReveal();
-  render();
+  // Drawing the whole table is most of a click's time: draw it once per version, not again for a
+  // version drawn just now, unless arming the deck changed what shows.
+  if ((redraw ?? !T.justDrawn) || T.armedSeq !== armed) render();
   if (T.armedSeq === T.seq) { clearTimeout(T.armTimer); T.armTimer = setTimeout(() => disarm(), ARM_MS); }
 }
 
@@ -162,6 +168,7 @@ async function send(action, { auto = false } = {}) {
   T.busy = true;
   document.body.classList.add("busy");
   markSeen();
+  const renders = T.renders;
   try {
     await T.conn.act(action);
     clearBanner();
@@ -172,8 +179,11 @@ async function send(action, { auto = false } = {}) {
   } finally {
     T.busy = false;
     document.body.classList.remove("busy");
-    if (T.overlay === "chooser") T.overlay = null;
-    if (!playback.playing) idle();
+    const closed = T.overlay === "chooser";
+    if (closed) T.overlay = null;
+    // The action's version was drawn when it came, after every change above: draw again only if
+    // none was (a refusal) or the chooser closes.
+    if (!playback.playing) idle({ redraw: closed || T.renders === renders });
   }
 }
 
@@ -184,6 +194,7 @@ async function undo() {
   cancelAuto();
   T.busy = true;
   document.body.classList.add("busy");
+  const renders = T.renders;
   try {
     await T.conn.undo();
     banner(t("table.undone"), "info");
@@ -193,7 +204,7 @@ async function undo() {
   } finally {
     T.busy = false;
     document.body.classList.remove("busy");
-    if (!playback.playing) idle();
+    if (!playback.playing) idle({ redraw: T.renders === renders });
   }
 }
 
