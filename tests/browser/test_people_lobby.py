@@ -68,6 +68,13 @@ class Person:
         if stubs:
             self.page.add_init_script(STUBS)
 
+    def enter(self, base: str, name: str):
+        """Open the lobby at ``base`` on this device and pick ``name``; the page, at the lobby."""
+        self.page.goto(base + "/")
+        pick_name(self.page, name)
+        self.page.wait_for_selector("#create-form")
+        return self.page
+
     def key(self) -> str:
         return self.page.evaluate("JSON.parse(localStorage.getItem('mysticvale.person')).key")
 
@@ -322,24 +329,26 @@ def test_a_bad_personal_link_and_a_refused_key_lead_to_the_name_panel(browser, s
         p.close()
 
 
+def choose_language(page, value: str) -> None:
+    """Choose a language in the person's menu ("" = automatic); the lobby loads again in it."""
+    page.click("#person-btn")
+    page.wait_for_selector("#profile #set-language")
+    with page.expect_navigation():
+        page.select_option("#profile #set-language", value)
+    page.wait_for_selector("#create-form")
+
+
 def test_the_language_a_person_chooses_follows_them_to_another_device(browser, server):
     # Greta's browser speaks English; she chooses German in her menu.  The choice is kept with her on
     # the server (her e-mails come in it), and her personal link opens German on a fresh device.
     p = Person(browser, stubs=False)
     q = Person(browser, stubs=False)
     try:
-        pg = p.page
-        pg.goto(server + "/")
-        pick_name(pg, "Greta")
-        pg.wait_for_selector("#create-form")
+        pg = p.enter(server, "Greta")
         assert pg.evaluate("document.documentElement.lang") == "en"
         me = {"X-Player-Key": p.key()}
         assert request("GET", f"{server}/api/people/me/settings", headers=me)["language"] is None
-        pg.click("#person-btn")
-        pg.wait_for_selector("#profile #set-language")
-        with pg.expect_navigation():
-            pg.select_option("#profile #set-language", "de")
-        pg.wait_for_selector("#create-form")
+        choose_language(pg, "de")
         assert pg.evaluate("document.documentElement.lang") == "de"
         assert request("GET", f"{server}/api/people/me/settings", headers=me)["language"] == "de"
         link = server + "/#key=" + p.key()
@@ -350,11 +359,7 @@ def test_the_language_a_person_chooses_follows_them_to_another_device(browser, s
         assert qg.evaluate("document.documentElement.lang") == "de"
         assert qg.inner_text("#person-btn").strip().startswith("Greta")
         # Back to automatic there: the server forgets the choice; this device shows English again.
-        qg.click("#person-btn")
-        qg.wait_for_selector("#profile #set-language")
-        with qg.expect_navigation():
-            qg.select_option("#profile #set-language", "")
-        qg.wait_for_selector("#create-form")
+        choose_language(qg, "")
         assert qg.evaluate("document.documentElement.lang") == "en"
         assert request("GET", f"{server}/api/people/me/settings", headers=me)["language"] is None
         pg.reload()                               # the first device keeps its own choice
@@ -440,18 +445,14 @@ def test_email_settings_where_the_server_sends_mail(browser, server, mail_server
     p = Person(browser, stubs=False)
     q = Person(browser, stubs=False)
     try:
-        pg = p.page
-        pg.goto(server + "/")
-        pick_name(pg, "Eve")
+        pg = p.enter(server, "Eve")
         pg.click("#person-btn")
         pg.wait_for_selector("#profile #sound-on")
         pg.wait_for_timeout(300)
         assert pg.locator("#profile #email-input").count() == 0
 
         base, box = mail_server
-        m = q.page
-        m.goto(base + "/")
-        pick_name(m, "Finn")
+        m = q.enter(base, "Finn")
         m.click("#person-btn")
         m.wait_for_selector("#profile #email-input")
         m.fill("#email-input", "finn@example.org")
