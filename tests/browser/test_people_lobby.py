@@ -148,6 +148,7 @@ def test_friends_claim_their_seats_and_the_lobby_follows_live(browser, server, s
         pick_name(a, "  Anna  ")
         a.wait_for_selector("#create-form")
         assert a.inner_text("#person-btn").strip().startswith("Anna")
+        a.wait_for_selector("#games-list .empty")        # the list comes from the server ("Loading" first)
         assert "No games yet" in a.inner_text("#games-list")
         a.wait_for_selector("#lobby-live:not(.down)")
 
