@@ -35,6 +35,8 @@ def command(
     max_bot_only_games: int = typer.Option(32, min=0, help="unfinished games without a human seat the server "
                                                            "runs at once"),
     people_per_10min: int = typer.Option(20, min=1, help="new names (people) one client address may make per 10 minutes"),
+    joins_per_10min: int = typer.Option(10, min=1, help="seats at open (public) tables one client address may "
+                                                        "take per 10 minutes"),
     forwarded_allow_ips: str = typer.Option(None, help="proxies whose X-Forwarded-For is trusted for the client "
                                                        "address (comma-separated; '*' for any)"),
     log_level: str = typer.Option("warning", help="uvicorn log level"),
@@ -76,7 +78,7 @@ def command(
     config = {"database": url, "allow_seed": allow_seed, "public_url": public, "max_think": max_think,
               "bot_workers": bot_workers, "games_per_minute": games_per_minute,
               "bot_only_per_minute": bot_only_per_minute, "max_bot_only_games": max_bot_only_games,
-              "people_per_10min": people_per_10min,
+              "people_per_10min": people_per_10min, "joins_per_10min": joins_per_10min,
               "watch_parent": workers > 1, "smtp": smtp, "mail_from": mail_from, "mail_delay": mail_delay}
     where = url if url.startswith("sqlite") else url.split("@")[-1]
     console.print(f"Mystic Vale is served at [bold]{public}/[/bold]  (API: {public}/docs; database: {where}"
@@ -101,7 +103,8 @@ def build_app(config: dict):
 
     limits = Limits(max_think=config["max_think"], games_per_minute=config["games_per_minute"],
                     bot_only_per_minute=config["bot_only_per_minute"], max_bot_only_games=config["max_bot_only_games"],
-                    people_per_10min=config.get("people_per_10min", 20))
+                    people_per_10min=config.get("people_per_10min", 20),
+                    joins_per_10min=config.get("joins_per_10min", 10))
     mail = None
     if config.get("smtp"):
         public = config["public_url"]

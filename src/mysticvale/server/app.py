@@ -21,11 +21,13 @@ from .cluster import LocalCoordinator, PgCoordinator, hold_sqlite
 from .limits import (CreationLimiter, Limits, MessageLimiter, StrictJSONRoute, receive_client_message,
                      validation_error_handler, whole_number)
 from .privacy import SecurityHeaders, install_log_redaction, invitation_url, websocket_token
+from .tables_directory import JoinLimits
 from .schemas import (ActionRequest, ChangeResult, CreatedGame, CreateGame, GameState, GameSummary,
                       RematchRequest, SeatLink, UndoRequest)
 from . import card_catalogue
 from . import people_api          # issue 15: people, claims, chat, e-mail
 from . import chat_api            # issue 15: the table's chat over the game's socket
+from . import meeting_api         # issue 21: table names, open tables, profiles, ratings, replays
 from .notify import MailSettings
 from .sessions import Applied, BadInput, GameError, GameSession, NotFound, SessionManager
 from .storage import Storage
@@ -148,12 +150,14 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         app.state.creations = CreationLimiter(limits)
         app.state.messages = MessageLimiter(limits)
         people_api.start(app, storage, manager)        # issue 15: before the bots resume, to hear their moves
+        meeting_api.start(app, storage, manager)       # issue 21: hears the same events
         resumed = await run_in_threadpool(manager.resume_bots)
         if resumed:
             log.info("resumed bots in %d game(s)", resumed)
         try:
             yield
         finally:
+            meeting_api.stop(app)
             await run_in_threadpool(people_api.stop, app)
             app.state.change_pool.shutdown(wait=True)
             await run_in_threadpool(manager.close)
@@ -169,6 +173,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     # Compress answers of 1 kB and more (states, catalogue, client files) for clients that accept it.
     app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=6)
     people_api.install(app, mail=mail, public_url=public_url, people_per_window=limits.people_per_10min)     # issue 15: people and chat routes
+    meeting_api.install(app, JoinLimits(per_address=limits.joins_per_10min))     # issue 21
 
     def manager_of(request: Request | WebSocket) -> SessionManager:
         return request.app.state.manager
@@ -202,6 +207,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         game link."""
         manager = manager_of(request)
         plan = people_api.plan_create(body, creator)   # issue 15: checked before anything is stored
+        table = meeting_api.plan_create(request, body, creator)    # issue 21: name, public
         bots_by_seat = {int(k): v for k, v in body.bots.items()}
         bot_only = len(bots_by_seat) == body.players
         client = request.client.host if request.client else "unknown"
@@ -216,6 +222,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
                           url=invitation_url(base, session.id, tokens.get(s.seat)))
                  for s in session.seats]
         response = {"id": session.id, "seats": seats, "spectator_url": spectator}
+        meeting_api.after_create(request, table, session.id)                   # issue 21: before it is announced
         people_api.after_create(request, plan, session.id, tokens, response)   # issue 15: claims, invitations
         return response
 
@@ -382,6 +389,14 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         # Invitation links open the single-page client, which reads the id from the path and the
         # token from the fragment (#token=...), which never reaches a server.
         return index()
+
+    @app.get("/games/{game_id}/replay", include_in_schema=False)
+    def replay_page(game_id: str):
+        return index()          # issue 21: a finished game step by step (js/replay.js)
+
+    @app.get("/people/{person_id}", include_in_schema=False)
+    def profile_page(person_id: str):
+        return index()          # issue 21: a person's profile (js/profilepage.js)
 
     return app
 

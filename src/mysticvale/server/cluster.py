@@ -64,7 +64,7 @@ CHANNEL = "mysticvale_games"
 #: The notification channel of chat messages, claims and other news of people (issue 15).
 SOCIAL_CHANNEL = "mysticvale_social"
 #: What a note on :data:`SOCIAL_CHANNEL` may be about.
-SOCIAL_KINDS = ("chat", "seats", "activity")
+SOCIAL_KINDS = ("chat", "seats", "activity", "table")     # table: a table's new name (issue 21)
 
 
 class LocalCoordinator:

@@ -69,6 +69,8 @@ class Limits:
     max_bot_only_games: int = 32
     #: New people (display names with a personal key) a client address may make per 10 minutes.
     people_per_10min: int = 20
+    #: Seats at public tables (open tables of the lobby) a client address may take per 10 minutes.
+    joins_per_10min: int = 10
     #: Longest thinking time of a bot decision (seconds).
     max_think: float = DEFAULT_MAX_THINK
 

@@ -237,13 +237,14 @@ def me(request: Request, key: str | None = Depends(key_header)) -> Person:
 
 
 def _rows(request: Request | WebSocket, person: Person, **kw: Any) -> list[dict[str, Any]]:
+    from . import meeting_api       # issue 21: table names, seats' public ids and ratings
     base = base_url(request)
     rows = social_of(request).people.game_rows(person, **kw)
     for r in rows:
         r["url"] = game_url(base, r["id"])
         for inv in r["invitations"]:
             inv["url"] = seat_url(base, r["id"], inv["token"])
-    return rows
+    return meeting_api.decorate_rows(request, rows)
 
 
 def _settings_out(social: Social, person_id: str, sent: bool = False) -> dict[str, Any]:
@@ -447,19 +448,26 @@ async def my_games_socket(websocket: WebSocket) -> None:
             await _refuse(websocket, "the server could not read your games; reconnect in a moment", 503)
 
     pusher = asyncio.create_task(push())
+    directory = None
     try:
         while True:
             msg = await websocket.receive_json()
             if isinstance(msg, dict) and msg.get("type") == "ping":
                 await websocket.send_json({"type": "pong"})
+            elif isinstance(msg, dict) and msg.get("type") == "tables":
+                if directory is None:       # issue 21: the open tables, live, for a lobby that asks
+                    from . import meeting_api
+                    directory = asyncio.create_task(meeting_api.directory_feed(websocket))
             else:
-                await websocket.send_json({"type": "error", "message": 'only {"type": "ping"} may be sent',
-                                           "status": 422})
+                await websocket.send_json({"type": "error", "message": 'only {"type": "ping"} and {"type": '
+                                                                      '"tables"} may be sent', "status": 422})
     except (WebSocketDisconnect, ValueError, KeyError, RuntimeError):
         pass
     finally:
         social.hub.unsubscribe(sub)
         pusher.cancel()
+        if directory is not None:
+            directory.cancel()
 
 
 async def _refuse(websocket: WebSocket, message: str, status: int) -> None:
@@ -503,7 +511,11 @@ def claim(game_id: str, body: ClaimRequest, request: Request, person: Person = D
         seat, token = body.seat, None
         if seat >= len(session.seats):
             raise NotFound(f"this game has no seat {seat}")
+    from . import meeting_api       # issue 21: the bounds on taking seats at public tables
+    public = token is None and meeting_api.check_open_claim(request, person, game_id)
     claimed = social.people.claim(person, game_id, seat, token)
+    if claimed.new and public:
+        meeting_api.open_claimed(request, person)
     if claimed.new:
         social.publish_seats(game_id)
         social.activity(game_id)

@@ -63,6 +63,8 @@ class Player(BaseModel):
     open: bool = Field(description="an open seat: anyone with the game link may claim it")
     claimed: bool
     you: bool = Field(description="the seat you hold")
+    person: str | None = Field(None, description="the holder's public id (their profile: GET /api/people/{id}/profile)")
+    rating: int | None = Field(None, description="the holder's rating from games between people (null: none yet)")
 
 
 class Invitation(BaseModel):
@@ -95,6 +97,8 @@ class MyGame(BaseModel):
     last_chat_at: float | None
     invitations: list[Invitation] = Field(description="for the creator: the invitation of every seat nobody has "
                                                       "claimed yet (open seats need none)")
+    name: str | None = Field(None, description="the table's name (null: named after the people seated)")
+    public: bool = Field(False, description="listed among the lobby's open tables")
 
 
 class MyGames(BaseModel):

@@ -41,6 +41,12 @@ class CreateGame(BaseModel):
         default_factory=list, max_length=4,
         description="human seats that anyone with the game link may claim (first come); their tokens are given "
                     "to whoever claims them, not to the creator")
+    # issue 21 (a place where people meet): the table's name and whether it is listed for everybody
+    name: str | None = Field(None, max_length=200,
+                             description="the table's name, at most 40 characters (omit: named after the people "
+                                         "seated, \"Anna vs. Ben\")")
+    public: bool = Field(False, description="list the table among the lobby's open tables, where anyone may take "
+                                            "its open seats (needs your personal key and an open seat)")
 
     @field_validator("sets")
     @classmethod

@@ -138,6 +138,9 @@ class Social:
         self._idle = threading.Event()
         self._idle.set()
         self._thread = threading.Thread(target=self._run, name="mysticvale-social", daemon=True)
+        #: Called on this service's thread with (game id, TurnInfo of a move or None) for every event
+        #: it handles, after the lobbies are told (issue 21: results, open tables, table names).
+        self.game_hooks: list[Callable[[str, TurnInfo | None], None]] = []
 
     def start(self) -> None:
         self.manager.change_listeners.append(self._game_changed)
@@ -218,6 +221,11 @@ class Social:
                 self._tell_people(game_id)
             except Exception:
                 log.exception("game %s: could not tell its people of a change", game_id)
+            for hook in list(self.game_hooks):
+                try:
+                    hook(game_id, info)
+                except Exception:
+                    log.exception("game %s: a game hook failed", game_id)
 
     def _pass_on(self, kind: str, game_id: str, number: int) -> None:
         """Tell this process's sockets what another process's note names, read from the database."""

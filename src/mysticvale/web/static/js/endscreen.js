@@ -12,7 +12,7 @@ const ROWS = [
   ["vp_tokens", "vp"], ["advancements", "vp"], ["vales", "vp"], ["negative_vp", "curse"], ["curse_tokens", "curse"],
 ];
 
-export function endDialog(view, close, { onRematch, rematchBusy }) {
+export function endDialog(view, close, { onRematch, rematchBusy, replay = true }) {
   const o = view.observation;
   const scores = o.scores || [];
   const winners = o.winners || [];
@@ -45,5 +45,8 @@ export function endDialog(view, close, { onRematch, rematchBusy }) {
         href: `/games/${encodeURIComponent(view.rematch)}` }, t("end.rematch_watch")) : null,
       canRematch ? h("button", { type: "button", class: "primary", id: "rematch", disabled: rematchBusy, onclick: onRematch },
         t(view.rematch ? "end.rematch_open" : "end.rematch")) : null,
+      // issue 21: look back through the game, step by step, from this seat
+      replay && view.game_id ? h("a", { class: "button", id: "replay-link",
+        href: `/games/${encodeURIComponent(view.game_id)}/replay${canRematch ? `?seat=${me}` : ""}` }, t("replay.open")) : null,
       h("a", { href: "/", class: "button" }, t("end.lobby"))));
 }

@@ -1,7 +1,8 @@
 // The lobby: the person's games from the server, live (your turn first, then running, then
-// finished; with the invitation links of the seats nobody has claimed yet for the creator), and
-// the form to create a game (seats for the creator, invited friends, open seats and bots; card
-// sets; rules).  The identity comes first: a new browser is asked for a name (js/welcome.js).
+// finished; with the invitation links of the seats nobody has claimed yet for the creator), the
+// open tables anyone may join (js/tables.js), and the form to create a game (its table's name,
+// public or private; seats for the creator, invited friends, open seats and bots; card sets;
+// rules).  The identity comes first: a new browser is asked for a name (js/welcome.js).
 
 import { h, $, $$ } from "./dom.js";
 import { t, playerName, list, language } from "./i18n.js";
@@ -9,13 +10,17 @@ import { api } from "./api.js";
 import { banner, clearBanner } from "./banner.js";
 import {
   person, personKey, forgetPerson, whoAmI, keyRefused, migrateOldGames, listMyGames, getMyGame, createGame,
-  getSettings, LobbySocket,
+  getSettings, LobbySocket, patchTable,
 } from "./people.js";
 import { askName, seatLabel } from "./welcome.js";
 import { installProfile, closeProfile, copyButton } from "./profile.js";
 import { gamesChanged, setSound } from "./notify.js";
+import { openTablesPanel, setOpenTables, openTableChanged, openTableGone, fetchOpenTables } from "./tables.js";
+import { tableTitle, ratingBadge, personLink } from "./tablename.js";
 
 const SETS = ["base", "vale_of_magic", "twilight_garden"];
+/** Longest table name (server/tables_directory.py NAME_MAX). */
+const NAME_MAX = 40;
 const RULESETS = ["yucata", "english", "german"];
 const THINK = ["0.2", "0.5", "1", "3"];
 const STATUSES = ["your_turn", "running", "finished"];
@@ -36,6 +41,12 @@ async function botNames() {
 }
 
 const absolute = (url) => (url ? new URL(url, location.origin).href : "");
+
+/** The replay of a finished game, from the person's seat. */
+function replayLink(g) {
+  const seat = typeof g.seat === "number" ? `?seat=${g.seat}` : "";
+  return `/games/${encodeURIComponent(g.id)}/replay${seat}`;
+}
 
 /** The link that opens a row's table: the person's seat (token in the fragment) or the spectator view. */
 function tableLink(g) {
@@ -74,7 +85,9 @@ export async function renderLobby({ restored = false, message = "" } = {}) {
     h("div", { class: "panel-head" }, h("h2", {}, t("lobby.your_games")),
       h("span", { id: "lobby-live", class: "live down", title: t("lobby.live_title") }, t("lobby.connecting"))),
     h("div", { id: "games-list" }, h("p", { class: "muted" }, t("lobby.loading"))));
-  $("#app").replaceChildren(h("div", { class: "lobby people-lobby" }, list_, createForm(bots)));
+  $("#app").replaceChildren(h("div", { class: "lobby people-lobby" },
+    h("div", { class: "lobby-main" }, list_, openTablesPanel()), createForm(bots)));
+  fetchOpenTables();
 
   games.clear();
   try {
@@ -96,7 +109,7 @@ function lostKey() {
   renderLobby({ message: t("people.key_invalid") });
 }
 
-const noticeOptions = { label: (g) => t("notify.game", { id: g.id }), link: tableLink };
+const noticeOptions = { label: (g) => tableTitle(g.name, g.players), link: tableLink };
 
 function startLive() {
   socket = new LobbySocket({
@@ -118,6 +131,9 @@ function startLive() {
       el.textContent = t(live ? "lobby.live" : "lobby.reconnecting");
     },
     onRefused: lostKey,
+    onTables: setOpenTables,
+    onTable: openTableChanged,
+    onTableGone: openTableGone,
   }).start();
   clock = setInterval(updateTimes, 30_000);
 }
@@ -201,8 +217,10 @@ function playerChip(g, p) {
   const turn = !g.over && p.seat === g.current_player;
   const cls = ["chip", p.you && "you", p.bot && "bot", !p.bot && !p.claimed && (p.open ? "open" : "invited"), turn && "turn",
     (g.winners || []).includes(p.seat) && g.over && "winner"].filter(Boolean).join(" ");
+  // a person's name opens their profile; their rating beside it (issue 21)
+  const label = p.person ? personLink(p.person, seatLabel(p)) : seatLabel(p);
   return h("span", { class: cls, dataset: { seat: p.seat }, title: playerName(p.seat) },
-    seatLabel(p), p.you ? ` ${t("player.you")}` : "");
+    label, p.you ? ` ${t("player.you")}` : "", ratingBadge(p.rating));
 }
 
 function linkRow(label, url, aria) {
@@ -222,19 +240,54 @@ function gameRow(g) {
     ...g.players.filter((p) => p.open && !p.claimed).map((p) => linkRow(t("lobby.open_label", { name: playerName(p.seat) }),
       absolute(g.url), t("lobby.open_for", { name: playerName(p.seat) }))),
   ] : [];
+  const title = tableTitle(g.name, g.players);
+  const replay = g.over ? h("a", { class: "button replay-game", href: replayLink(g) }, t("replay.open")) : null;
+  const edit = g.creator && !g.over ? h("button", { type: "button", class: "small edit-table", title: t("tables.edit_title"),
+    "aria-label": t("tables.edit_title"), onclick: (ev) => editTable(g, ev.currentTarget.closest(".game-row")) }, "✎") : null;
   return h("li", { class: `game-row ${g.status}`, dataset: { id: g.id, status: g.status } },
     h("div", { class: "game-head" },
-      h("a", { class: "game-title", href: tableLink(g) }, t("lobby.game", { id: g.id })),
+      h("a", { class: "game-title", href: tableLink(g), title: t("lobby.game", { id: g.id }) }, title), edit,
+      g.public ? h("span", { class: "tag public-tag", title: t("tables.public_title") }, t("tables.public_tag")) : null,
       h("span", { class: "muted small game-meta" }, meta)),
     h("div", { class: "game-players" }, g.players.map((p) => playerChip(g, p))),
     h("div", { class: "game-foot" },
       h("span", { class: "status" }, statusText(g)),
       h("span", { class: "muted small" }, timeEl(g.updated_at)),
       g.chat_messages ? h("span", { class: "muted small chat-count" }, t("lobby.chat_count", { n: g.chat_messages })) : null,
+      replay,
       h("a", { class: `button open-game${g.status === "your_turn" ? " primary" : ""}`, href: tableLink(g) }, open)),
     invites.length ? h("div", { class: "game-invites" },
       h("p", { class: "small muted" }, t("lobby.invites_explain")),
       h("ul", { class: "invites" }, invites)) : null);
+}
+
+/** The host's small form in a game's row: the table's name, and public or private. */
+function editTable(g, rowEl) {
+  if (!rowEl || rowEl.querySelector(".table-edit")) return;
+  const input = h("input", { type: "text", class: "table-name-input", maxlength: NAME_MAX, value: g.name || "",
+    placeholder: tableTitle(null, g.players), "aria-label": t("tables.name_label") });
+  const pub = h("input", { type: "checkbox", class: "table-public", checked: !!g.public });
+  const note = h("span", { class: "small warn", role: "alert", hidden: true });
+  const form = h("form", { class: "table-edit" },
+    h("label", {}, t("tables.name_label"), " ", input),
+    h("label", { class: "check" }, pub, t("tables.public_short")),
+    h("button", { type: "submit", class: "small primary" }, t("tables.save")),
+    h("button", { type: "button", class: "small", onclick: () => { form.remove(); } }, t("tables.cancel")),
+    note);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const res = await patchTable(g.id, { name: input.value.trim() || null, public: pub.checked });
+      games.set(g.id, { ...g, name: res.name, public: res.public });
+      renderGames(g.id);
+    } catch (e) {
+      if (keyRefused(e) && e.status === 401) { lostKey(); return; }
+      note.textContent = t("tables.save_failed", { why: e.message });
+      note.hidden = false;
+    }
+  });
+  rowEl.querySelector(".game-head").after(form);
+  input.focus();
 }
 
 // ------------------------------------------------------------------ creating a game
@@ -267,8 +320,40 @@ function createForm(bots) {
   playersSel.addEventListener("change", syncSeats);
   syncSeats();
 
+  // The table: its name (by default the people's names) and who may join (issue 21).
+  const nameInput = h("input", { type: "text", id: "table-name", name: "table_name", maxlength: NAME_MAX,
+    autocomplete: "off", "aria-describedby": "table-name-hint" });
+  const visibility = h("div", { class: "visibility", role: "radiogroup", "aria-label": t("tables.visibility") },
+    ["private", "public"].map((v) => h("label", { class: "choice" },
+      h("input", { type: "radio", name: "visibility", value: v, checked: v === "private" }),
+      h("span", {}, h("strong", {}, t(`tables.${v}`)), h("span", { class: "small muted" }, t(`tables.${v}_hint`))))));
+  function syncName() {
+    const me = (person() || {}).name || "";
+    const players = [];
+    for (const sel of seatRows.querySelectorAll("select[name^='seat-']")) {
+      const v = sel.value;
+      if (sel.name === "seat-0" && v === "human") players.push({ name: me });
+      else if (v !== "human" && v !== "open") players.push({ bot: v });
+    }
+    nameInput.placeholder = tableTitle(null, players);
+  }
+  visibility.addEventListener("change", () => {
+    // A public table is for strangers: its friends' seats become open seats (they may be set back).
+    if (visibility.querySelector("input:checked").value !== "public") return;
+    for (const sel of seatRows.querySelectorAll("select[name^='seat-']")) {
+      if (sel.name !== "seat-0" && sel.value === "human") sel.value = "open";
+    }
+  });
+  seatRows.addEventListener("change", syncName);
+  playersSel.addEventListener("change", syncName);
+  syncName();
+
   const form = h("form", { id: "create-form", class: "panel" },
     h("h2", {}, t("lobby.new_game")),
+    h("fieldset", { class: "table-options" }, h("legend", {}, t("tables.table")),
+      h("label", { for: "table-name" }, t("tables.name_label")), nameInput,
+      h("p", { class: "small muted", id: "table-name-hint" }, t("tables.name_hint")),
+      visibility),
     h("label", {}, t("lobby.players"), " ", playersSel),
     h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatRows,
       h("p", { class: "small muted seat-hint" }, t("lobby.seat_hint"))),
@@ -297,7 +382,11 @@ async function submitGame(form) {
   if (Object.keys(bots).length === players) { banner(t("lobby.need_person")); return; }
   const leaders = fd.get("leaders") === "on";
   if (leaders && !sets.includes("twilight_garden")) sets.push("twilight_garden");
-  const payload = { players, sets, leaders, ruleset: fd.get("ruleset"), bots, open_seats: openSeats };
+  const isPublic = fd.get("visibility") === "public";
+  if (isPublic && !openSeats.length) { banner(t("tables.need_open_seat")); return; }
+  const payload = { players, sets, leaders, ruleset: fd.get("ruleset"), bots, open_seats: openSeats, public: isPublic };
+  const name = String(fd.get("table_name") || "").trim();
+  if (name) payload.name = name;
   if (fd.get("seat-0") === "human") payload.creator_seat = 0;
   const btn = $("#create-btn");
   btn.disabled = true;
@@ -311,16 +400,19 @@ async function submitGame(form) {
       return;
     }
     fresh = res.id;
+    form.querySelector("#table-name").value = "";     // the next table gets a name of its own
     try {
       const row = await getMyGame(res.id);
       games.set(row.id, row);
       gamesChanged([row], noticeOptions);
     } catch { /* the lobby socket brings it */ }
     renderGames();
-    banner(t("lobby.created_invite", { id: res.id }), "info");
+    const made = games.get(res.id);
+    const title = made ? tableTitle(made.name, made.players) : res.id;
+    banner(t(isPublic ? "tables.created_public" : "lobby.created_invite", { id: title, name: title }), "info");
   } catch (e) {
     if (keyRefused(e)) { lostKey(); return; }         // a new game has no token: a 403 is the key's
-    banner(t("lobby.create_failed", { why: e.message }));
+    banner(e.status === 409 ? t("tables.host_too_many") : t("lobby.create_failed", { why: e.message }));
   } finally {
     btn.disabled = false;
   }

@@ -6,7 +6,9 @@
 // players.js), dialogs (dialogs.js, endscreen.js), log and playback (log.js, playback.js), numbers
 // (numbers.js), settings (settings.js, storage.js), texts (i18n.js, messages/*.json), lobby (lobby.js),
 // people (people.js: name, key, lobby socket; welcome.js: the name panel and claiming a seat;
-// profile.js: the person's menu; notify.js: "your turn" badge, sound and notifications).
+// profile.js: the person's menu; notify.js: "your turn" badge, sound and notifications), a place
+// where people meet (tables.js: open tables; tablename.js: table names; profilepage.js: profiles
+// with ratings; replay.js: finished games step by step).
 
 import { loadMessages, t } from "./i18n.js";
 import { installIcons } from "./icons.js";
@@ -24,7 +26,15 @@ async function main() {
   installIcons();
   applyToPage();
   const m = location.pathname.match(/^\/games\/([^/]+)\/?$/);
-  if (m) {
+  const replay = location.pathname.match(/^\/games\/([^/]+)\/replay\/?$/);
+  const profile = location.pathname.match(/^\/people\/([^/]+)\/?$/);
+  if (replay) {                                   // issue 21: a finished game, step by step
+    const { startReplay } = await import("./replay.js");
+    startReplay(decodeURIComponent(replay[1]));
+  } else if (profile) {                           // issue 21: a person's profile
+    const { renderProfilePage } = await import("./profilepage.js");
+    renderProfilePage(decodeURIComponent(profile[1]));
+  } else if (m) {
     const id = decodeURIComponent(m[1]);
     // An invitation is claimed under the person's name first (a new browser is asked for one); a
     // link without a token opens the person's own seat, or offers the open seats.

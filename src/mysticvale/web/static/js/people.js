@@ -89,6 +89,8 @@ export const getMyGame = (id) => withKey("GET", `/api/people/me/games/${enc(id)}
 export const createGame = (payload) => withKey("POST", "/api/games", payload);
 /** Take a seat: `{token}` of an invitation or `{seat}` of an open seat -> `{seat, token, new, game}`. */
 export const claimSeat = (id, body) => withKey("POST", `/api/games/${enc(id)}/claim`, body);
+/** The host renames a table or makes it public or private (issue 21). */
+export const patchTable = (id, changes) => withKey("PATCH", `/api/games/${enc(id)}/table`, changes);
 /** Who sits where (no secret): `[{seat, bot, name, open, claimed}]`. */
 export const seatsOf = (id) => api("GET", `/api/games/${enc(id)}/seats`).then((r) => r.seats);
 
@@ -112,10 +114,13 @@ const PING_MS = 25_000;
 const MAX_BACKOFF_MS = 30_000;
 
 /** `WS /api/people/me/ws`: `onGames(rows)` with every game on each (re)connection, `onGame(row)`
- *  when one changes, `onStatus(live)`, `onRefused()` when the key is nobody's (no reconnecting then). */
+ *  when one changes, `onStatus(live)`, `onRefused()` when the key is nobody's (no reconnecting then).
+ *  With `onTables` the socket also asks for the open tables (issue 21): `onTables(rows)` on each
+ *  (re)connection, `onTable(row)` when one comes or changes, `onTableGone(id)` when one leaves. */
 export class LobbySocket {
-  constructor({ onGames = () => {}, onGame = () => {}, onStatus = () => {}, onRefused = () => {} } = {}) {
-    Object.assign(this, { onGames, onGame, onStatus, onRefused });
+  constructor({ onGames = () => {}, onGame = () => {}, onStatus = () => {}, onRefused = () => {},
+    onTables = null, onTable = () => {}, onTableGone = () => {} } = {}) {
+    Object.assign(this, { onGames, onGame, onStatus, onRefused, onTables, onTable, onTableGone });
     this.ws = null;
     this.retry = 0;
     this.timer = null;
@@ -175,8 +180,15 @@ export class LobbySocket {
         this.retry = 0;
         this.setLive(true);
         this.onGames(msg.games || []);
+        if (this.onTables && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "tables" }));
       } else if (msg.type === "game" && msg.game) {
         this.onGame(msg.game);
+      } else if (msg.type === "tables" && this.onTables) {
+        this.onTables(msg.tables || []);
+      } else if (msg.type === "open_table" && msg.table) {
+        this.onTable(msg.table);
+      } else if (msg.type === "open_table_gone") {
+        this.onTableGone(msg.id);
       } else if (msg.type === "error" && (msg.status === 401 || msg.status === 403)) {
         this.refused();
       }

@@ -124,8 +124,22 @@ function fill(panel) {
     h("div", { class: "profile-head" },
       h("h2", {}, t("people.profile")),
       h("button", { type: "button", class: "small close", "aria-label": t("people.close"), onclick: closeProfile }, "×")),
-    nameSection(p), linkSection(), noticeSection(),
+    mineSection(p), nameSection(p), linkSection(), noticeSection(),
     h("div", { class: "profile-part", id: "language-part" }, languageField()));
+}
+
+/** A way to one's own profile (issue 21), with the rating once it is read. */
+function mineSection(p) {
+  if (!p.id) return null;
+  const rating = h("span", { class: "muted small", id: "my-rating" });
+  fetch(`/api/people/${encodeURIComponent(p.id)}/profile?finished=0`).then((r) => (r.ok ? r.json() : null)).then((me) => {
+    if (!me) return;
+    rating.textContent = me.rating ? t("rating.yours", { n: me.rating.value, games: me.games.played })
+      : t("rating.yours_none", { games: me.games.played });
+  }).catch(() => { /* the link is enough */ });
+  return h("div", { class: "profile-part" },
+    h("a", { href: `/people/${encodeURIComponent(p.id)}`, id: "my-profile-link", class: "button" }, t("profile.yours")),
+    " ", rating);
 }
 
 function nameSection(p) {

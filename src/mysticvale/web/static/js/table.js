@@ -31,6 +31,7 @@ import { turnChanged } from "./notify.js";
 import { loadSeats, setSeats, seatsFromView, onSeats } from "./seats.js";
 import { initChat, chatPanel, chatUnread, receiveChat, catchUp, keepChat } from "./chat.js";
 import { installHelp, rulesLink, tourOffer, afterRender } from "./help.js";
+import { loadTable, setTable, tableName, onTable } from "./tablename.js";
 
 const ARM_MS = 6000;
 let playback = null;
@@ -50,9 +51,15 @@ export function startTable(id, token) {
   setHandlers({ send, choose: openChooser });
   playback = new Playback({ apply, draw, idle, mySeat: () => (T.view ? T.view.seat : null) });
   onSeats(() => { if (T.view) render(); });
+  onTable(() => { if (T.view) render(); });
   loadSeats(id);
+  loadTable(id);
   T.conn = new Connection(id, token, {
-    social: (msg) => { if (msg.type === "chat") receiveChat(msg); else if (msg.type === "seats") setSeats(msg.seats); },
+    social: (msg) => {
+      if (msg.type === "chat") receiveChat(msg);
+      else if (msg.type === "seats") setSeats(msg.seats);
+      else if (msg.type === "table") setTable(msg.table);         // the host renamed the table
+    },
     opened: () => { catchUp(); loadSeats(id); },
     deliver: (msg) => { delivering = delivering.then(() => prepare(msg)).then(() => playback.push(msg)).catch((e) => banner(e.message)); },
     status: (open) => { T.wsOpen = open; renderConn(); },
@@ -433,11 +440,11 @@ function tabsEl(ctx) {
     tab("chat", chatUnread(), t("chat.tab")));
 }
 
-/** The game as players know it: who plays ("Anna vs. Greedy bot") and by which rules; the game's
- *  id is in its tooltip (and in the address). */
+/** The game as players know it: the table's name (its host's, or who plays: "Anna vs. Greedy
+ *  bot") and by which rules; the game's id is in its tooltip (and in the address). */
 function gameLabel(v) {
   const seats = (v.players || []).map((p) => p.seat);
-  const players = (seats.length ? seats : v.observation.players.map((_, i) => i)).map((s) => playerName(s)).join(t("top.versus"));
+  const players = tableName() || (seats.length ? seats : v.observation.players.map((_, i) => i)).map((s) => playerName(s)).join(t("top.versus"));
   const rules = v.options && has(`top.rules.${v.options.ruleset}`) ? t(`top.rules.${v.options.ruleset}`) : null;
   return [players, rules].filter(Boolean).join(" · ");
 }

@@ -72,7 +72,7 @@ export class Connection {
         this.seq = msg.seq;
         this.deliver(msg);
         took = true;
-      } else if (msg.type === "chat" || msg.type === "seats") {
+      } else if (msg.type === "chat" || msg.type === "seats" || msg.type === "table") {
         this.social(msg);
       } else {
         this.note(msg);
