@@ -30,10 +30,12 @@ def free_port() -> int:
 
 
 #: The browser tests are one client address that creates a few dozen games within a minute and
-#: dozens of people (names) within ten (each test its own); the server's per-address bounds (20
-#: games a minute, 20 people per 10 minutes by default) are for strangers, and tests/server
-#: (test_bad_input.py, test_people.py) check them.  Without this a full run answered 429.
-BROWSER_TEST_LIMITS = ("--games-per-minute", "1000", "--bot-only-per-minute", "1000", "--people-per-10min", "1000")
+#: dozens of people (names) within ten (each test its own), and joins open tables; the server's
+#: per-address bounds (20 games a minute, 20 people and 10 seats at open tables per 10 minutes by
+#: default) are for strangers, and tests/server (test_bad_input.py, test_people.py, test_tables.py)
+#: check them.  Without this a full run answered 429.
+BROWSER_TEST_LIMITS = ("--games-per-minute", "1000", "--bot-only-per-minute", "1000", "--people-per-10min", "1000",
+                       "--joins-per-10min", "1000")
 
 
 class ServerProcess:

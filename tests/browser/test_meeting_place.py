@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from browser_helpers import PHONE, screenshot
+from test_people_lobby import request
 
 from mysticvale.bots import SeatView, make_bot
 from mysticvale.engine.game import new_game
@@ -24,14 +24,6 @@ pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1366, "height": 900}
 STATIC = Path(__file__).resolve().parents[2] / "src" / "mysticvale" / "web" / "static"
 MESSAGES = {lang: json.loads((STATIC / "messages" / f"{lang}.json").read_text()) for lang in ("en", "de")}
-
-
-def request(method: str, url: str, payload=None, headers=None):
-    data = json.dumps(payload).encode() if payload is not None else None
-    h = {"Content-Type": "application/json"} if data else {}
-    h.update(headers or {})
-    with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method, headers=h), timeout=30) as r:
-        return json.loads(r.read().decode())
 
 
 class Person:
@@ -119,6 +111,7 @@ def test_a_public_table_is_found_and_joined_from_the_lobby_and_its_name_follows(
         assert m["tables.free"]["one"].replace("{n}", "1").replace("{seats}", "3") in row
         assert m["seats.bot"].replace("{bot}", m["seats.bot_kind.random"]) in row
         assert c.locator(f"{_row(gid)} button.join").count() == 1
+        assert c.get_attribute(f"{_row(gid)} a.watch", "href") == f"/games/{gid}"
         no_sideways(c, "the lobby")
         screenshot(c, shots / f"lobby-open-tables-{lang}-{'phone' if lang == 'de' else 'desktop'}.png", full_page=True)
 
@@ -132,6 +125,10 @@ def test_a_public_table_is_found_and_joined_from_the_lobby_and_its_name_follows(
         assert b.get_attribute("#players .player.me", "data-seat") == "1" and "#token=" in b.url
         top = "document.querySelector('#topinfo .top-game').textContent"
         b.wait_for_function(f"{top}.startsWith('Friday evening {lang} · ')")       # (then the rules)
+        # at the table, the host's name opens her profile (in a new tab: the table stays)
+        host = b.locator("#players .player[data-seat='0'] a.person-link")
+        host.wait_for(state="attached")
+        assert host.get_attribute("href").startswith("/people/") and host.get_attribute("target") == "_blank"
 
         # The table is full: it leaves Cleo's list without a reload; Anna's row shows Ben.
         c.wait_for_selector(_row(gid), state="detached")

@@ -266,7 +266,7 @@ def test_friends_claim_their_seats_and_the_lobby_follows_live(browser, server, s
         assert icon["href"].startswith("data:image/svg+xml") and "circle" in icon["href"]
         assert a.title().startswith("▶ Your turn in 1 game")
         shown = a.evaluate("window.__notify.shown")
-        assert len(shown) == 1 and game_id in shown[0]["body"]
+        assert len(shown) == 1 and a.inner_text(f"{r} .game-title") in shown[0]["body"]     # the table's name
         assert a.evaluate("window.__chimes") > chimes
         assert a.evaluate(f"document.querySelector(\"{r}\").closest('.game-section').dataset.status") == "your_turn"
         assert "Your turn" in a.inner_text(f"{r} .status")

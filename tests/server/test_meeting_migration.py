@@ -11,24 +11,13 @@ from conftest import wait_for
 from fastapi.testclient import TestClient
 from meeting_helpers import finish
 from social_helpers import create, key, person
+from test_people_migration import _tables, _to
 
 from mysticvale.server import Storage, create_app, migrate, results
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 NEW_TABLES = {"game_tables", "game_results", "ratings"}
-
-
-def _to(engine: sa.engine.Engine, revision: str, down: bool = False) -> None:
-    from alembic import command
-    with engine.connect() as conn:
-        cfg = migrate._config(conn)
-        (command.downgrade if down else command.upgrade)(cfg, revision)
-        conn.commit()
-
-
-def _tables(engine) -> set[str]:
-    return set(sa.inspect(engine).get_table_names())
 
 
 def test_a_database_of_revision_0002_gains_the_new_tables_and_records_its_finished_games(db_url):

@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 from meeting_helpers import settle
 from social_helpers import create, key, my_games, person
+from test_people_socket import _until
 
 from mysticvale.server import create_app
 from mysticvale.server.limits import Limits
@@ -24,14 +25,6 @@ def _ids(client) -> list[str]:
     r = client.get("/api/tables")
     assert r.status_code == 200, r.text
     return [t["id"] for t in r.json()["tables"]]
-
-
-def _until(ws, predicate, limit: int = 200) -> dict:
-    for _ in range(limit):
-        msg = ws.receive_json()
-        if predicate(msg):
-            return msg
-    raise AssertionError("no such message")
 
 
 # -- names ---------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@
 // where people meet (tables.js: open tables; tablename.js: table names; profilepage.js: profiles
 // with ratings; replay.js: finished games step by step).
 
-import { loadMessages, t } from "./i18n.js";
+import { loadMessages } from "./i18n.js";
 import { installIcons } from "./icons.js";
 import { chosenLanguage, applyToPage, adoptLanguage, settings } from "./settings.js";
 import { renderLobby } from "./lobby.js";
@@ -18,6 +18,7 @@ import { startTable } from "./table.js";
 import { adoptKeyFromHash, personKey, getSettings, LobbySocket } from "./people.js";
 import { seatForTable } from "./welcome.js";
 import { atTable, gamesChanged, setSound } from "./notify.js";
+import { tableTitle } from "./tablename.js";
 
 async function main() {
   const restored = adoptKeyFromHash();        // a personal link (/#key=K): kept, and gone from the address
@@ -63,7 +64,7 @@ function watchOtherGames(id) {
   if (!personKey()) return;
   atTable(id);
   getSettings().then((st) => setSound(!!st.sound)).catch(() => { /* the copy kept here stays */ });
-  const options = { label: (g) => t("notify.game", { id: g.id }), link: (g) => `/games/${encodeURIComponent(g.id)}` };
+  const options = { label: (g) => tableTitle(g.name, g.players), link: (g) => `/games/${encodeURIComponent(g.id)}` };
   new LobbySocket({
     onGames: (rows) => gamesChanged(rows, { complete: true, ...options }),
     onGame: (row) => gamesChanged([row], options),

@@ -13,6 +13,7 @@ import { stat } from "./field.js";
 import { T } from "./state.js";
 import { seatInfo, anyClaimed, namedByBot } from "./seats.js";
 import { helpFooter } from "./help.js";
+import { personAt, personLink, ratingBadge } from "./tablename.js";
 
 /** Whether a vale's ability was used this turn. */
 export function valeUsed(o, seat, v) {
@@ -28,6 +29,13 @@ function seatTag(seat, bot) {
   if (s.open) return h("span", { class: "seat-tag open", title: t("seats.open_title") }, t("seats.open"));
   if (anyClaimed()) return h("span", { class: "seat-tag invited", title: t("seats.invited_title") }, t("seats.invited"));
   return null;
+}
+
+/** A seat's name; a person's opens their profile, with their rating beside it (issue 21). */
+function nameOf(seat) {
+  const who = personAt(seat);
+  // (in a new tab: the table stays open)
+  return who ? [personLink(who.person, playerName(seat), { newTab: true }), ratingBadge(who.rating)] : playerName(seat);
 }
 
 export function botOf(view, seat) {
@@ -80,7 +88,7 @@ function playerRow(ctx, p, { onDeck, onField, onVales }) {
   return h("div", { class: `player${acting ? " current" : ""}${me ? " me" : ""}`,
     dataset: { seat: p.seat, decay: p.decay, vp: p.vp_tokens } },
   h("div", { class: "player-head" },
-    h("strong", { class: "pname", title: bot ? t("seats.bot_title", { bot }) : null }, playerName(p.seat), me ? ` ${t("player.you")}` : ""),
+    h("strong", { class: "pname", title: bot ? t("seats.bot_title", { bot }) : null }, nameOf(p.seat), me ? ` ${t("player.you")}` : ""),
     bot && !namedByBot(p.seat) ? h("span", { class: "bot-tag", title: t("player.bot_title", { bot }) }, t("player.bot", { bot })) : null,
     seatTag(p.seat, bot),
     p.star ? h("span", { class: "star", title: t("player.star") }, icon("star")) : null,

@@ -50,7 +50,7 @@ export function startTable(id, token) {
   $("#app").replaceChildren(h("p", { class: "muted" }, t("table.connecting")));
   setHandlers({ send, choose: openChooser });
   playback = new Playback({ apply, draw, idle, mySeat: () => (T.view ? T.view.seat : null) });
-  onSeats(() => { if (T.view) render(); });
+  onSeats(() => { if (T.view) render(); loadTable(id); });      // (a claim: whose profile each seat links to)
   onTable(() => { if (T.view) render(); });
   loadSeats(id);
   loadTable(id);

@@ -1,7 +1,8 @@
 // Tables with names (issue 21): a table is named by its host or after its people ("Anna vs. Ben"),
 // in the reader's language.  Also the small pieces every list of people uses: a person's name as a
-// link to their profile, with their rating beside it.  At a table, the name comes from
-// GET /api/games/{id}/table and then from the game socket's {"type": "table"} messages.
+// link to their profile, with their rating beside it.  At a table, the name (and who holds each
+// seat, for the links to their profiles) comes from GET /api/games/{id}/table, read again when the
+// seats change, and the name from the game socket's {"type": "table"} messages.
 
 import { h } from "./dom.js";
 import { t, has } from "./i18n.js";
@@ -31,19 +32,20 @@ export function ratingBadge(rating) {
 }
 
 /** A person's name that opens their profile (plain text for a seat without a person). */
-export function personLink(person, name, { cls = "" } = {}) {
+export function personLink(person, name, { cls = "", newTab = false } = {}) {
   if (!person) return h("span", { class: `person ${cls}`.trim() }, name);
   return h("a", { class: `person-link ${cls}`.trim(), href: `/people/${encodeURIComponent(person)}`,
-    title: t("profile.open_title", { name }) }, name);
+    target: newTab ? "_blank" : null, rel: newTab ? "noopener" : null, title: t("profile.open_title", { name }) }, name);
 }
 
 // ------------------------------------------------------------------ at a table
 
-let table = { name: null, public: false };
+let table = { name: null, public: false, players: null };
 const listeners = new Set();
 
 function set(next) {
-  table = { name: typeof next.name === "string" && next.name.trim() ? next.name : null, public: !!next.public };
+  table = { name: typeof next.name === "string" && next.name.trim() ? next.name : null, public: !!next.public,
+    players: Array.isArray(next.players) ? next.players : table.players };
   listeners.forEach((f) => f(table));
 }
 
@@ -56,6 +58,12 @@ export async function loadTable(gameId) {
 
 /** A {"type": "table"} message of the game socket: the host renamed the table. */
 export function setTable(msg) { if (msg && typeof msg === "object") set(msg); }
+
+/** The person at `seat` of the table shown, `{person, rating}` (null: nobody, a bot, not known). */
+export function personAt(seat) {
+  const p = (table.players || []).find((x) => x.seat === seat);
+  return p && p.person ? { person: p.person, rating: p.rating ?? null } : null;
+}
 
 /** The name the host gave the table shown (null: named after its people). */
 export function tableName() { return table.name; }

@@ -91,6 +91,8 @@ function tableRow(r) {
     ? h("a", { class: "button open-game", href: `/games/${encodeURIComponent(r.id)}` }, t("tables.open_yours"))
     : h("button", { type: "button", class: "primary join", dataset: { id: r.id }, onclick: (ev) => join(r, ev.currentTarget) },
       t("tables.join"));
+  const watch = mine ? null : h("a", { class: "button watch", href: `/games/${encodeURIComponent(r.id)}`,
+    title: t("tables.watch_title") }, t("tables.watch"));
   return h("li", { class: "game-row table-row", dataset: { id: r.id } },
     h("div", { class: "game-head" },
       h("span", { class: "game-title", title: t("lobby.game", { id: r.id }) }, tableTitle(r.name, r.players)),
@@ -101,7 +103,7 @@ function tableRow(r) {
     h("div", { class: "game-foot" },
       h("span", { class: "status" }, t("tables.free", { n: r.seats_free, seats: r.seats }), " · ", where),
       mine ? h("span", { class: "muted small" }, t("tables.you_sit")) : null,
-      action));
+      watch, action));
 }
 
 /** Take a free seat of the table under the person's name, then open it. */
