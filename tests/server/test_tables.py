@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from meeting_helpers import settle
+from meeting_helpers import finish, settle
 from social_helpers import create, key, my_games, person
 from test_people_socket import _until
 
@@ -201,3 +201,16 @@ def test_a_lobby_that_does_not_ask_hears_nothing_of_open_tables(client):
         settle(client)
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}
+
+
+def test_a_rematch_keeps_the_tables_name(client):
+    anna, ben = person(client, "Anna"), person(client, "Ben")
+    g = create(client, anna, open_seats=[1], name="Best of three", seed=31)
+    client.post(f"/api/games/{g['id']}/claim", json={"seat": 1}, headers=key(ben))
+    finish(client, g["id"])
+    r = client.post(f"/api/games/{g['id']}/rematch", json={"token": g["seats"][0]["token"]})
+    assert r.status_code == 200, r.text
+    again = client.post(f"/api/games/{g['id']}/rematch", json={"token": g["seats"][0]["token"]})
+    assert again.json()["id"] == r.json()["id"]
+    t = client.get(f"/api/games/{r.json()['id']}/table").json()
+    assert t["name"] == "Best of three" and t["public"] is False and t["title"] == "Best of three"

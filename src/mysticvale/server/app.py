@@ -311,6 +311,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
                           url=invitation_url(base, new.id, token if s.seat == seat else None))
                  for s in new.seats]
         response = {"id": new.id, "seats": seats, "spectator_url": spectator}
+        meeting_api.after_rematch(request, game_id, new.id)                   # issue 21: the table's name
         people_api.after_rematch(request, game_id, new.id, seat, response)    # issue 15: names, claims
         return response
 

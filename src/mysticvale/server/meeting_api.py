@@ -197,6 +197,12 @@ def after_create(request: Request, plan: TablePlan, game_id: str) -> None:
     meeting_of(request).tables.record(game_id, plan.name, plan.public)
 
 
+def after_rematch(request: Request, old_id: str, new_id: str) -> None:
+    """The rematch keeps the table's name and publicity (every time it is asked for; before its
+    seats are announced)."""
+    meeting_of(request).tables.copy(old_id, new_id)
+
+
 def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 

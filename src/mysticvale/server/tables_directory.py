@@ -36,7 +36,7 @@ from sqlalchemy import and_, exists, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from .meeting_tables import game_tables
-from .people import _holders
+from .people import _holders, _insert_new
 from .results import rating_of
 from .sessions import BadInput, Conflict, TooMany
 from .social_tables import game_creators, invitations, people, seat_claims
@@ -137,6 +137,16 @@ class Tables:
         with self.engine.begin() as conn:
             conn.execute(insert(game_tables).values(game_id=game_id, name=name, public=public, created_at=now,
                                                     updated_at=now))
+
+    def copy(self, old_id: str, new_id: str) -> None:
+        """The rematch ``new_id`` of ``old_id`` keeps its table's name and publicity (idempotent:
+        asked again, or by two processes at once, it leaves one row)."""
+        now = self.clock()
+        with self.engine.begin() as conn:
+            row = conn.execute(select(game_tables).where(game_tables.c.game_id == old_id)).first()
+            if row is not None:
+                conn.execute(_insert_new(conn, game_tables).values(
+                    game_id=new_id, name=row.name, public=row.public, created_at=now, updated_at=now))
 
     def info(self, game_id: str) -> TableInfo:
         with self.engine.connect() as conn:

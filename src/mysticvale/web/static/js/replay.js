@@ -270,7 +270,7 @@ function topBar(view) {
   document.title = t("title.replay", { name: title });
   $("#topinfo").replaceChildren(
     h("span", { class: "top-game" }, title),
-    h("span", { class: "sep" }, " · "),
+    h("span", { class: "sep sep-game" }, " · "),
     h("strong", { id: "whose" }, t("replay.title")));
   const keep = $("#person-btn");
   $("#topactions").replaceChildren(...[

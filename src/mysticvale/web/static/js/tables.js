@@ -12,6 +12,9 @@ import { tableTitle, botName, ratingBadge, personLink } from "./tablename.js";
 
 const rows = new Map();            // game id -> open table row
 let loaded = false;
+let expanded = false;              // all rows shown, not only the first SHOWN
+/** Rows shown before "Show all" (the list holds up to 50). */
+const SHOWN = 8;
 
 /** The panel (empty until the lobby socket or GET /api/tables brings the list). */
 export function openTablesPanel() {
@@ -61,7 +64,7 @@ function renderOpenTables(changed = null) {
   if (!el) return;
   const ordered = [...rows.values()].sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : 1));
   const order = ordered.map((r) => r.id).join(" ");
-  if (changed && el.dataset.order === order) {
+  if (changed && el.dataset.order === order && el.querySelector(`.table-row[data-id="${CSS.escape(changed)}"]`)) {
     const old = el.querySelector(`.table-row[data-id="${CSS.escape(changed)}"]`);
     if (old) { old.replaceWith(tableRow(rows.get(changed))); return; }
   }
@@ -70,7 +73,10 @@ function renderOpenTables(changed = null) {
     el.replaceChildren(h("div", { class: "empty" }, h("p", {}, t("tables.none")), h("p", { class: "muted small" }, t("tables.none_hint"))));
     return;
   }
-  el.replaceChildren(h("ul", { class: "games open-tables" }, ordered.map(tableRow)));
+  const shown = expanded ? ordered : ordered.slice(0, SHOWN);
+  el.replaceChildren(h("ul", { class: "games open-tables" }, shown.map(tableRow)),
+    ordered.length > shown.length ? h("button", { type: "button", id: "all-tables", class: "small",
+      onclick: () => { expanded = true; renderOpenTables(); } }, t("tables.show_all", { n: ordered.length })) : null);
 }
 
 function seatChip(p) {
