@@ -74,9 +74,9 @@ function renderOpenTables(changed = null) {
     return;
   }
   const shown = expanded ? ordered : ordered.slice(0, SHOWN);
-  el.replaceChildren(h("ul", { class: "games open-tables" }, shown.map(tableRow)),
-    ordered.length > shown.length ? h("button", { type: "button", id: "all-tables", class: "small",
-      onclick: () => { expanded = true; renderOpenTables(); } }, t("tables.show_all", { n: ordered.length })) : null);
+  const more = ordered.length > shown.length ? h("button", { type: "button", id: "all-tables", class: "small",
+    onclick: () => { expanded = true; renderOpenTables(); } }, t("tables.show_all", { n: ordered.length })) : null;
+  el.replaceChildren(...[h("ul", { class: "games open-tables" }, shown.map(tableRow)), more].filter(Boolean));
 }
 
 function seatChip(p) {
