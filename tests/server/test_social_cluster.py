@@ -96,7 +96,37 @@ def test_chat_claims_and_moves_reach_the_other_process(servers):
         r = post(a, f"/api/games/{g2['id']}/actions", json={"action": legal[0], "seq": st["seq"]},
                  headers={"X-Seat-Token": token})
         assert r.status_code == 200, r.text
-        after = until(lobby_b, lambda m: m["type"] == "game" and m["game"]["id"] == g2["id"])["game"]
+        # (the claim may bring a second row first: its seats note and its activity note can come apart)
+        after = until(lobby_b, lambda m: m["type"] == "game" and m["game"]["id"] == g2["id"]
+                      and m["game"]["updated_at"] > before["updated_at"])["game"]
         assert after["updated_at"] > before["updated_at"]
     stored = httpx.get(f"{b.base}/api/games/{gid}/chat", timeout=10).json()
     assert [m["text"] for m in stored["messages"]] == [MARKUP, "gg, Anna"]
+
+
+def test_open_tables_and_table_names_reach_the_other_process(servers):
+    """(issue 21) A public table made on A appears in a lobby on B that asked for the open tables, a
+    join on A takes it off that list, and the host's new name on A reaches B's table socket."""
+    a, b = servers
+    ws_b = b.base.replace("http://", "ws://")
+    post = lambda srv, path, **kw: httpx.post(srv.base + path, timeout=10, **kw)
+    anna = post(a, "/api/people", json={"name": "Anna"}).json()
+    bob = post(a, "/api/people", json={"name": "Bob"}).json()
+    cleo = post(b, "/api/people", json={"name": "Cleo"}).json()
+    with connect(f"{ws_b}/api/people/me/ws", subprotocols=["mysticvale", "mysticvale.key." + cleo["key"]],
+                 open_timeout=10) as lobby_b:
+        until(lobby_b, lambda m: m["type"] == "games")
+        lobby_b.send(json.dumps({"type": "tables"}))
+        assert until(lobby_b, lambda m: m["type"] == "tables")["tables"] == []
+        g = post(a, "/api/games", json={"players": 2, "seed": 7, "open_seats": [1], "public": True, "name": "Come"},
+                 headers={"X-Player-Key": anna["key"]}).json()
+        row = until(lobby_b, lambda m: m["type"] == "open_table")["table"]
+        assert row["id"] == g["id"] and row["name"] == "Come" and row["seats_free"] == 1
+        with connect(f"{ws_b}/api/games/{g['id']}/ws", subprotocols=["mysticvale"], open_timeout=10) as table_b:
+            until(table_b, lambda m: m["type"] == "state")
+            r = httpx.patch(a.base + f"/api/games/{g['id']}/table", json={"name": "Come in"}, timeout=10,
+                            headers={"X-Player-Key": anna["key"]})
+            assert r.status_code == 200, r.text
+            assert until(table_b, lambda m: m["type"] == "table")["table"]["name"] == "Come in"
+        assert post(a, f"/api/tables/{g['id']}/join", headers={"X-Player-Key": bob["key"]}).status_code == 200
+        assert until(lobby_b, lambda m: m["type"] == "open_table_gone")["id"] == g["id"]
