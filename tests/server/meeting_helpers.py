@@ -7,12 +7,13 @@ import time
 from conftest import wait_for
 
 from mysticvale.bots import SeatView, make_bot
+from mysticvale.server import results
 
 
 def finish(client, gid: str, limit: int = 5000) -> None:
-    """Play every human seat of ``gid`` with a greedy bot until the game is over (bot seats play
-    themselves on the server), through the game's session as the HTTP routes do; then wait until the
-    people service has handled the end (results and ratings are written on its thread)."""
+    """Play every human seat of ``gid`` (a game with a person at it) with a greedy bot until the game
+    is over (bot seats play themselves on the server), through the game's session as the HTTP routes
+    do; then wait until the people service has written its results (on its own thread)."""
     manager = client.app.state.manager
     bots = {}
     for _ in range(limit):
@@ -33,6 +34,9 @@ def finish(client, gid: str, limit: int = 5000) -> None:
             s.act(seat, str(bot.act(SeatView(copy, seat))), seq)
     else:
         raise AssertionError("the game did not end")
+    # The end reaches the people service just after the move's lock is let go: wait for the
+    # results it writes (every game finished here has a person at it), then for the rest.
+    wait_for(lambda: results._written(manager.storage.engine, gid), timeout=120)
     settle(client)
 
 
