@@ -13,13 +13,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urljoin
 
+from waiting import HTTP_TIMEOUT, PATIENCE, PATIENCE_MS, wait_for  # noqa: F401  (wait_for: for the tests)
+
 
 def http_json(method: str, url: str, payload: dict | None = None) -> dict:
     """A small JSON request helper for set-up steps the tests do not click through."""
     data = json.dumps(payload).encode() if payload is not None else None
     req = urllib.request.Request(url, data=data, method=method,
                                  headers={"Content-Type": "application/json"} if data else {})
-    with urllib.request.urlopen(req, timeout=10) as resp:
+    with urllib.request.urlopen(req, timeout=HTTP_TIMEOUT) as resp:
         return json.loads(resp.read().decode())
 
 
@@ -46,7 +48,7 @@ class ServerProcess:
         self.proc: subprocess.Popen | None = None
         self.log_path = self.data_dir / "server.log"
 
-    def start(self, timeout: float = 30) -> "ServerProcess":
+    def start(self, timeout: float = PATIENCE) -> "ServerProcess":
         """Start the server and wait until /api/health answers; RuntimeError with its log if not."""
         cmd = [sys.executable, "-c", "from mysticvale.cli.main import app; app()", "serve",
                "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data_dir),
@@ -72,15 +74,31 @@ class ServerProcess:
         """SIGKILL, as a crash would."""
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
-            self.proc.wait(timeout=10)
+            self.proc.wait(timeout=PATIENCE)
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+class PatientBrowser:
+    """The session's Chromium: every browser context it opens waits up to :data:`PATIENCE_MS` for a
+    condition (a selector, a function, a navigation) unless a test says otherwise."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        ctx = self._browser.new_context(**options)
+        ctx.set_default_timeout(PATIENCE_MS)
+        return ctx
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
 
 
 # -- driving the table ------------------------------------------------------------------------------
@@ -135,8 +153,9 @@ def seq(page) -> str:
     return page.evaluate("document.body.dataset.seq")
 
 
-def wait_seq_change(page, before: str, timeout: float = 10_000) -> None:
-    page.wait_for_function(f"document.body.dataset.seq !== {before!r}", timeout=timeout)
+def wait_seq_change(page, before: str) -> None:
+    """Wait until the page shows a version other than ``before``."""
+    page.wait_for_function(f"document.body.dataset.seq !== {before!r}")
 
 
 def no_horizontal_scroll(page) -> tuple[int, int]:
@@ -189,7 +208,6 @@ def phone_page(browser, **settings):
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(15_000)
     if settings:
         use_settings(pg, **settings)
     try:
@@ -287,7 +305,7 @@ def play_game_by_clicking(page, shot_dir: Path | None = None, shot_prefix: str =
 
     shot_taken = False
     for step in range(limit):
-        page.wait_for_function(MY_TURN, timeout=30_000)
+        page.wait_for_function(MY_TURN)
         if page.evaluate("document.body.dataset.over") == "yes":
             break
         before = seq(page)

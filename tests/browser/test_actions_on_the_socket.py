@@ -37,7 +37,7 @@ def test_actions_go_on_the_socket_and_by_post_when_it_fails(page, server):
     at = seq(page)
     page.click("#deck")
     page.click("#deck")
-    page.wait_for_function(f"document.body.dataset.seq !== '{at}'", timeout=20_000)
+    page.wait_for_function(f"document.body.dataset.seq !== '{at}'")
     assert len(posts) == 1 and f"since={at}" in posts[0]
     assert int(seq(page)) >= int(at) + 1
     assert page.inner_text("#log").count("Player 1 pushes") == 2

@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 
 import pytest
 
-from browser_helpers import MY_TURN, no_horizontal_scroll, play_api
+from browser_helpers import HTTP_TIMEOUT, MY_TURN, no_horizontal_scroll, play_api
 
 import mysticvale as mv
 from mysticvale.bots import SeatView, make_bot
@@ -33,7 +33,7 @@ def req(method: str, url: str, payload: dict | None = None, headers: dict | None
     hdrs.update(headers or {})
     r = urllib.request.Request(url, data=data, method=method, headers=hdrs)
     try:
-        with urllib.request.urlopen(r, timeout=10) as resp:
+        with urllib.request.urlopen(r, timeout=HTTP_TIMEOUT) as resp:
             return resp.status, json.loads(resp.read().decode() or "null")
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read().decode() or "null")
@@ -74,7 +74,6 @@ def opened(browser, url: str, who: dict | None = None, phone: bool = False, **se
     dialogs: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    pg.set_default_timeout(15_000)
     prefs = {"animations": False, **settings}
     pg.add_init_script(f"localStorage.setItem('mysticvale.settings', {json.dumps(json.dumps(prefs))})")
     if who:
@@ -231,8 +230,7 @@ def test_chat_without_the_socket_posts_and_polls(browser, server):
             wait_chat(a, "Bob here, without a socket")
             assert b.input_value("#chat-input") == ""
             send(a, "Anna answers")
-            b.wait_for_function("[...document.querySelectorAll('#chat-list .chat-text')].some((e) => e.textContent === 'Anna answers')",
-                                timeout=12_000)
+            b.wait_for_function("[...document.querySelectorAll('#chat-list .chat-text')].some((e) => e.textContent === 'Anna answers')")
             assert chat_texts(b) == ["Bob here, without a socket", "Anna answers"]
         finally:
             ctx.close()
@@ -292,7 +290,7 @@ def test_keyword_help_on_hover_rules_link_and_tour_on_desktop(browser, server, s
         assert link.get_attribute("href") == f"/static/help/{lang}.html"
         assert link.get_attribute("target") == "_blank"
         assert req("GET", urljoin(server, "/api/health"))[0] == 200
-        with urllib.request.urlopen(urljoin(server, link.get_attribute("href")), timeout=10) as resp:
+        with urllib.request.urlopen(urljoin(server, link.get_attribute("href")), timeout=HTTP_TIMEOUT) as resp:
             assert resp.status == 200 and "When Played" in resp.read().decode()
         # A trigger label on a card in the commons: its explanation on hover.
         trigger = pg.locator("#supply [data-help]").first

@@ -92,7 +92,7 @@ def test_automatic_reveal_never_takes_a_deliberate_click(page, server):
     page.click("#deck")                           # the deliberate second click pushes
     wait_seq_change(page, before)
     # From here automatic reveal plays on by itself (decay below 9), never arming the deck.
-    page.wait_for_function(f"Number(document.body.dataset.seq) >= {int(before) + 2}", timeout=10_000)
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {int(before) + 2}")
     assert page.locator("#deck.armed").count() == 0
 
 
@@ -104,8 +104,7 @@ def test_automatic_reveal_works_at_the_start_of_a_turn(page, server):
             break
     use_settings(page, animations=True, autoReveal=True, autoRevealLimit=9)
     open_seat(page, server, game)
-    page.wait_for_function("document.querySelector('#log') && /Player 1 pushes/.test(document.querySelector('#log').innerText)",
-                           timeout=30_000)
+    page.wait_for_function("document.querySelector('#log') && /Player 1 pushes/.test(document.querySelector('#log').innerText)")
     kinds = page.evaluate("window.mysticvaleClient.table().log.map((e) => [e.k, e.p])")
     first_push = kinds.index(["push", 0])
     assert ["turn", 1] in kinds[:first_push] and ["turn", 0] in kinds[:first_push]       # after the bot's turn
@@ -132,13 +131,13 @@ def test_other_players_turns_play_back_one_step_at_a_time(page, server, animatio
     game = create_game(server, seed=44, bots={"1": "greedy", "2": "greedy"}, players=3)
     use_settings(page, animations=animations)
     open_seat(page, server, game)
-    page.wait_for_function(MY_TURN, timeout=30_000)
+    page.wait_for_function(MY_TURN)
     page.evaluate(_RECORD)
     before = seq(page)
     if page.locator("#buttons [data-action=pass]").count():
         page.click("#buttons [data-action=pass]")
     wait_seq_change(page, before)
-    page.wait_for_function(MY_TURN, timeout=20_000)
+    page.wait_for_function(MY_TURN)
     # finish the Harvest (and, with Finish Turn, the turn): the bots' turns follow
     before = seq(page)
     page.click("#finish")
@@ -153,10 +152,10 @@ def test_other_players_turns_play_back_one_step_at_a_time(page, server, animatio
             page.click("#finish")                 # Finish Turn
         page.wait_for_timeout(100)
     if animations:
-        page.wait_for_selector("body[data-playing=yes]", timeout=10_000)
+        page.wait_for_selector("body[data-playing=yes]")
         page.wait_for_timeout(250)
         screenshot(page, shot_dir / "playback-desktop.png")
-    page.wait_for_function(MY_TURN + " && document.body.dataset.playing === 'no'", timeout=60_000)
+    page.wait_for_function(MY_TURN + " && document.body.dataset.playing === 'no'")
     if animations:
         prompts = page.evaluate("window.__prompts")
         assert prompts and all("step by step" in p for p in prompts), prompts

@@ -53,9 +53,9 @@ def _act(server: str, game: dict, seat: int, action: str, at: int) -> dict:
     return http_json("POST", f"{server}/api/games/{game['id']}/actions", {"token": token, "action": action, "seq": at})
 
 
-def _wait_seq_at_least(page, n: int, timeout: float = 30_000) -> None:
+def _wait_seq_at_least(page, n: int) -> None:
     try:
-        page.wait_for_function(f"Number(document.body.dataset.seq) >= {n}", timeout=timeout)
+        page.wait_for_function(f"Number(document.body.dataset.seq) >= {n}")
     except Exception as exc:
         got = page.evaluate("(() => { const T = window.mysticvaleClient.table(); return { seq: T.seq, live: T.wsOpen, "
                             "busy: T.busy, playing: window.mysticvaleClient.playing(), shown: document.body.dataset.seq }; })()")
@@ -175,11 +175,11 @@ def test_since_your_last_turn_folds_each_turn_and_the_log_marks_what_is_new(page
     game = create_game(server, seed=44, bots={"1": "greedy", "2": "greedy"}, players=3)
     no_playback(page)
     open_seat(page, server, game)
-    page.wait_for_function(MY_TURN, timeout=30_000)
+    page.wait_for_function(MY_TURN)
     assert page.locator("#summary").count() == 0
     # My first turn, by clicking: pass, End Harvest, Finish Turn.
     for _ in range(6):
-        page.wait_for_function(MY_TURN, timeout=30_000)
+        page.wait_for_function(MY_TURN)
         before = seq(page)
         if page.locator("#buttons [data-action=pass]").count():
             page.click("#buttons [data-action=pass]")
@@ -192,8 +192,7 @@ def test_since_your_last_turn_folds_each_turn_and_the_log_marks_what_is_new(page
                 break
         wait_seq_change(page, before)
     # The bots play their turns; my second turn starts.
-    page.wait_for_function(MY_TURN + " && window.mysticvaleClient.table().view.observation.turn_number > 3",
-                           timeout=60_000)
+    page.wait_for_function(MY_TURN + " && window.mysticvaleClient.table().view.observation.turn_number > 3")
     page.wait_for_selector("#summary")
     log = page.evaluate("window.mysticvaleClient.table().log")
     turns = _turns(log)
@@ -259,7 +258,7 @@ def test_a_searching_bot_is_shown_thinking(page, server):
     no_playback(page)
     open_seat(page, server, game)
     bot = "#players .player[data-seat='1'] .thinking"
-    page.wait_for_selector(bot, timeout=20_000)
+    page.wait_for_selector(bot)
     # While it thinks (the same version for a while), its row and the prompt say so, and nothing is
     # offered to me.
     samples: list[tuple[str, bool]] = []
@@ -277,7 +276,7 @@ def test_a_searching_bot_is_shown_thinking(page, server):
     assert page.locator("#players .player.me .thinking").count() == 0
     assert page.locator("[data-action]").count() == 0
     # and it does move on: this was thinking, not a stuck game
-    wait_seq_change(page, seq(page), timeout=20_000)
+    wait_seq_change(page, seq(page))
 
 
 # -- another player's spoil --------------------------------------------------------------------------------
@@ -332,7 +331,7 @@ def test_another_players_spoil_shows_the_big_banner_on_my_screen(page, server, s
           inView: r.width > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth });
       }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["hidden"] });""")
     open_seat(page, server, game)
-    page.wait_for_function(MY_TURN, timeout=30_000)
+    page.wait_for_function(MY_TURN)
     assert page.evaluate("window.__banners.length") == 0
     # My seat plays as in the engine's game (never pushing) until the server is past the spoil.
     for _ in range(400):
@@ -343,7 +342,7 @@ def test_another_players_spoil_shows_the_big_banner_on_my_screen(page, server, s
             _act(server, game, 0, QUIET(st["legal_actions"]), st["seq"])
         else:
             time.sleep(0.05)
-    page.wait_for_function("window.__banners.length > 0", timeout=30_000)
+    page.wait_for_function("window.__banners.length > 0")
     screenshot(page, shot_dir / "spoil-banner-other.png")
     banner = page.evaluate("({ text: window.__banners[0].text, inView: window.__banners[0].inView })")
     assert banner["text"] == f"{_name(page, 1)} spoiled with {decay} decay", banner
@@ -370,7 +369,7 @@ def test_a_leader_once_face_up_is_shown_to_the_other_players(page, server):
                                                      "ruleset": "yucata", "bots": {"1": "random"}, "seed": 3})
     no_playback(page)
     open_seat(page, server, game)
-    page.wait_for_function(MY_TURN, timeout=30_000)
+    page.wait_for_function(MY_TURN)
     other = "#players .player[data-seat='1'] .leader-mini"
 
     def bots_leader(st) -> tuple[str | None, bool]:

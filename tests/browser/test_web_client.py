@@ -259,7 +259,7 @@ def test_reconnects_after_the_socket_drops_and_spectators_see_no_actions(page, s
     assert "permessage-deflate" in page.evaluate("window.mysticvaleClient.table().conn.ws.extensions")
     page.evaluate("window.mysticvaleClient.table().conn.ws.close()")
     page.wait_for_selector("#conn.down")
-    page.wait_for_selector("#conn.live", timeout=10_000)
+    page.wait_for_selector("#conn.live")
     # Still live: an action made elsewhere (the API) shows up through the new socket.
     page.wait_for_function(MY_TURN)
     before = seq(page)
@@ -293,7 +293,7 @@ def test_the_table_reconnects_after_the_server_is_killed_and_restarted(page, tmp
         srv.kill()                                        # a crash: SIGKILL
         page.wait_for_selector("#conn.down")
         srv.start()                                       # same port, same database
-        page.wait_for_selector("#conn.live", timeout=20_000)
+        page.wait_for_selector("#conn.live")
         assert seq(page) == shown                         # nothing lost, nothing repeated
         page.wait_for_function(MY_TURN)
         before = seq(page)

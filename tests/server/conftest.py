@@ -26,6 +26,7 @@ from fastapi.testclient import TestClient
 import mysticvale as mv
 from mysticvale.engine.rng import Rng
 from mysticvale.server import create_app
+from waiting import PATIENCE, wait_for  # noqa: F401  (wait_for: for the tests)
 
 
 def in_ci() -> bool:
@@ -147,18 +148,6 @@ def choose(seq: int, legal: list[str], salt: int = 0) -> str:
     return legal[Rng(1000 * salt + seq).below("pick", len(legal))]
 
 
-def wait_for(predicate, timeout: float = 30.0, interval: float = 0.01):
-    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` seconds."""
-    end = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out after {timeout} s waiting for {predicate}")
-        time.sleep(interval)
-
-
 class ServerProcess:
     """``mysticvale serve`` as a subprocess on a free port (for restart tests)."""
 
@@ -171,7 +160,7 @@ class ServerProcess:
         self.base = f"http://127.0.0.1:{self.port}"
         self.output = self.data_dir / "server.out"
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = PATIENCE) -> None:
         cmd = [sys.executable, "-c", "from mysticvale.cli.main import app; app()", "serve",
                "--port", str(self.port), "--data-dir", str(self.data_dir), "--allow-seed"]
         if self.database:
