@@ -243,6 +243,21 @@ def in_viewport(page, target: str) -> bool:
         and box["x"] + box["width"] <= size["width"] + 1
 
 
+def long_press(page, target, height: float = 0.5, until: str = "#zoom.touch:not([hidden])") -> None:
+    """A finger on ``target`` (a locator; at ``height`` of its box, from the top), held on the touch
+    screen until ``until`` shows (the page's long press took effect), then lifted."""
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * height
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    try:
+        page.wait_for_selector(until)
+    finally:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
+
+
 # -- a whole game by clicking -------------------------------------------------------------------------
 def choose_click(page, step: int) -> str:
     """Pick what to click for this decision, by looking only at the page (like a person would)."""

@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 
 import pytest
 
-from browser_helpers import HTTP_TIMEOUT, MY_TURN, no_horizontal_scroll, play_api
+from browser_helpers import HTTP_TIMEOUT, MY_TURN, long_press, no_horizontal_scroll, play_api
 
 import mysticvale as mv
 from mysticvale.bots import SeatView, make_bot
@@ -357,11 +357,7 @@ def test_keyword_help_on_tap_and_long_press_on_a_phone(browser, server, shot_dir
         pg.wait_for_selector(".table[data-tab=commons]")
         # A long press on a card opens the zoom; a tap on a keyword in it explains the keyword, and
         # the zoom stays open.
-        face = pg.locator("#supply .adv-face").filter(has=pg.locator("[data-help]")).first
-        box = face.bounding_box()
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        long_press(pg, x, y)
-        pg.wait_for_selector("#zoom.touch:not([hidden])")
+        long_press(pg, pg.locator("#supply .adv-face").filter(has=pg.locator("[data-help]")).first)
         word = pg.locator("#zoom [data-help]").first
         key = word.get_attribute("data-help")
         word.tap()
@@ -384,15 +380,6 @@ def test_keyword_help_on_tap_and_long_press_on_a_phone(browser, server, shot_dir
         sym.tap()
         pg.wait_for_selector("#help-tip.touch:not([hidden])")
         assert pg.locator("#zoom").is_hidden()
-
-
-def long_press(page, x: float, y: float, ms: int = 700) -> None:
-    """A finger held on the screen at (x, y) for `ms`, as the touch screen reports it."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-    page.wait_for_timeout(ms)
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    cdp.detach()
 
 
 # -- rematch -------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import time
 import pytest
 
 import mysticvale as mv
-from browser_helpers import (MY_TURN, create_game, http_json, in_viewport, no_playback, open_seat, open_tab,
+from browser_helpers import (MY_TURN, create_game, http_json, in_viewport, long_press, no_playback, open_seat, open_tab,
                              phone_page, play_api, screenshot, seat_state, seq, use_settings, wait_seq_change)
 from mysticvale.bots import SeatView
 from mysticvale.engine.scoring import breakdown
@@ -144,15 +144,7 @@ def test_a_legendary_advancement_is_one_piece_with_a_marker_that_explains_itself
     with phone_page(browser, animations=False) as pg:
         open_seat(pg, server, game)
         open_tab(pg, "commons")
-        target = pg.locator(f"#supply [data-commons='{place}']")
-        target.scroll_into_view_if_needed()
-        box = target.bounding_box()
-        cdp = pg.context.new_cdp_session(pg)
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-        pg.wait_for_timeout(700)
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-        pg.wait_for_selector("#zoom.touch:not([hidden])")
+        long_press(pg, pg.locator(f"#supply [data-commons='{place}']"))
         rows = pg.locator("#zoom .zoom-text li").all_inner_texts()
         assert any(r.strip().startswith("Legendary advancement") for r in rows), rows
         screenshot(pg, shot_dir / "legendary-zoom-phone.png")
