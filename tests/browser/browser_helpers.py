@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urljoin
 
-from waiting import HTTP_TIMEOUT, PATIENCE, PATIENCE_MS, wait_for  # noqa: F401  (wait_for: for the tests)
+from waiting import HTTP_TIMEOUT, PATIENCE, PATIENCE_MS, wait_for
 
 
 def http_json(method: str, url: str, payload: dict | None = None) -> dict:
@@ -119,14 +119,15 @@ def seat_state(server: str, game: dict, seat: int) -> dict:
 
 def play_api(server: str, game: dict, seat: int, choose, until, limit: int = 3000) -> dict:
     """Play ``seat`` through the HTTP API (``choose(state) -> action``), waiting for bots, until
-    ``until(state)`` holds for a state where it is that seat's decision (or the game is over)."""
+    ``until(state)`` holds for a state where it is that seat's decision (or the game is over);
+    ``limit`` counts the seat's actions and the other seats' moves waited for."""
     token = next(s["token"] for s in game["seats"] if s["seat"] == seat)
     for _ in range(limit):
         st = seat_state(server, game, seat)
         if st["observation"]["over"] or (st["legal_actions"] and until(st)):
             return st
         if not st["legal_actions"]:
-            time.sleep(0.05)
+            wait_for(lambda: seat_state(server, game, seat)["seq"] != st["seq"])     # another seat moves
             continue
         http_json("POST", f"{server}/api/games/{game['id']}/actions",
                   {"token": token, "action": choose(st), "seq": st["seq"]})

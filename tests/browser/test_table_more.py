@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 
 import mysticvale as mv
 from browser_helpers import (MY_TURN, create_game, http_json, in_viewport, long_press, no_playback, open_seat, open_tab,
-                             phone_page, play_api, screenshot, seat_state, seq, use_settings, wait_seq_change)
+                             phone_page, play_api, screenshot, seat_state, seq, use_settings, wait_for,
+                             wait_seq_change)
 from mysticvale.bots import SeatView
 from mysticvale.engine.scoring import breakdown
 from mysticvale.server.card_catalogue import catalogue_text
@@ -249,26 +249,31 @@ def test_a_searching_bot_is_shown_thinking(page, server):
     game = create_game(server, seed=seed, bots={"1": "ismcts:1.5"})
     no_playback(page)
     open_seat(page, server, game)
-    bot = "#players .player[data-seat='1'] .thinking"
-    page.wait_for_selector(bot)
-    # While it thinks (the same version for a while), its row and the prompt say so, and nothing is
-    # offered to me.
-    samples: list[tuple[str, bool]] = []
-    deadline = time.monotonic() + 30
-    still = 0
-    while time.monotonic() < deadline and still < 8:
-        s = seq(page)
-        thinking = page.locator(bot).count() == 1
-        still = still + 1 if thinking and samples and samples[-1] == (s, True) else 0
-        samples.append((s, thinking))
-        page.wait_for_timeout(100)
-    assert still >= 8, samples                         # 0.8 s and more on one version, thinking
-    assert page.inner_text(bot) == "thinking…"
-    assert "is thinking" in page.inner_text("#prompt")
-    assert page.locator("#players .player.me .thinking").count() == 0
-    assert page.locator("[data-action]").count() == 0
+    # What the page shows, each time it changes (recorded in the page, with the time: sampling it
+    # from here would be as slow as the machine is loaded).
+    page.evaluate("""() => { window.__looks = [];
+      const look = () => {
+        const bot = document.querySelector("#players .player[data-seat='1'] .thinking");
+        const prompt = document.querySelector('#prompt');
+        const e = { seq: document.body.dataset.seq, thinking: !!bot, label: bot ? bot.textContent : null,
+          prompt: prompt ? prompt.textContent : '', offered: document.querySelectorAll('[data-action]').length,
+          meThinking: document.querySelectorAll('#players .player.me .thinking').length };
+        const key = JSON.stringify(e), last = window.__looks[window.__looks.length - 1];
+        if (!last || last.key !== key) window.__looks.push({ ...e, key, t: performance.now() });
+      };
+      new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      look(); }""")
+    # While it thinks (one version for 0.8 s and more; it thinks 1.5 s a decision), its row and the
+    # prompt say so, and nothing is offered to me.
+    long_look = """() => { const L = window.__looks, now = performance.now();
+      return L.find((e, i) => e.thinking && (i + 1 < L.length ? L[i + 1].t : now) - e.t >= 800); }"""
+    page.wait_for_function(long_look)
+    look = page.evaluate(long_look)
+    assert look["label"] == "thinking…", look
+    assert "is thinking" in look["prompt"], look
+    assert look["meThinking"] == 0 and look["offered"] == 0, look
     # and it does move on: this was thinking, not a stuck game
-    wait_seq_change(page, seq(page))
+    wait_seq_change(page, look["seq"])
 
 
 # -- another player's spoil --------------------------------------------------------------------------------
@@ -333,7 +338,7 @@ def test_another_players_spoil_shows_the_big_banner_on_my_screen(page, server, s
         if st["legal_actions"]:
             _act(server, game, 0, QUIET(st["legal_actions"]), st["seq"])
         else:
-            time.sleep(0.05)
+            wait_for(lambda: seat_state(server, game, 0)["seq"] != st["seq"])      # the bot moves
     page.wait_for_function("window.__banners.length > 0")
     screenshot(page, shot_dir / "spoil-banner-other.png")
     banner = page.evaluate("({ text: window.__banners[0].text, inView: window.__banners[0].inView })")
@@ -388,13 +393,12 @@ def test_a_leader_once_face_up_is_shown_to_the_other_players(page, server):
         if name and stage == 0:
             # face up: shown on my screen as that leader
             _wait_seq_at_least(page, st["seq"])
-            page.wait_for_selector(other)
-            assert name in page.inner_text(other)
+            page.wait_for_function(f"[...document.querySelectorAll({other!r})].some((e) => e.textContent.includes({name!r}))")
             stage = 1
         elif name and stage == 1 and not in_field:
             # it left the field (discarded, shuffled in): still known, still shown
             _wait_seq_at_least(page, st["seq"])
-            page.wait_for_timeout(200)
+            page.wait_for_function(f"[...document.querySelectorAll({other!r})].some((e) => e.textContent.includes({name!r}))")
             assert page.locator(other).count() == 1 and name in page.inner_text(other)
             stage = 2
             break
@@ -403,7 +407,7 @@ def test_a_leader_once_face_up_is_shown_to_the_other_players(page, server):
         if st["legal_actions"]:
             _act(server, game, 0, QUIET(st["legal_actions"]), st["seq"])
         else:
-            time.sleep(0.05)
+            wait_for(lambda: seat_state(server, game, 0)["seq"] != st["seq"])      # the bot moves
     assert stage == 2, stage
     # my own leader is on my row all along
     assert page.locator("#players .player.me .leader-mini").count() == 1

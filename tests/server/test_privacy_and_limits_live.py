@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 
 import httpx
 import pytest
-from conftest import ServerProcess
+from conftest import ServerProcess, wait_for
 from waiting import HTTP_TIMEOUT
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -45,9 +44,14 @@ def test_tokens_stay_out_of_the_logs_and_links_use_the_public_url(server):
     with connect(ws_url, subprotocols=["mysticvale", "mysticvale.token." + tokens[0]]) as ws:
         assert ws.subprotocol == "mysticvale"
         assert json.loads(ws.recv(timeout=HTTP_TIMEOUT))["seat"] == 0
-    time.sleep(0.5)
-    log = server.output.read_text()
-    assert f"/api/games/{gid}/state" in log and "WebSocket" in log       # the requests were logged ...
+
+    def logged() -> str | None:
+        """The server's log once it tells of every request above (a line is written after its answer)."""
+        log = server.output.read_text()
+        return log if (log.count(f"/api/games/{gid}/state") >= 2 and f'"GET /games/{gid}' in log
+                       and log.count(f"WebSocket /api/games/{gid}/ws") >= 2) else None
+
+    log = wait_for(logged)                                               # the requests were logged ...
     for t in tokens:
         assert t not in log                                               # ... without their tokens
 
