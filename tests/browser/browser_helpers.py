@@ -244,6 +244,31 @@ def in_viewport(page, target: str) -> bool:
         and box["x"] + box["width"] <= size["width"] + 1
 
 
+def push_deck(page) -> None:
+    """The two-click push as a player makes it: a click arms the deck, the next one pushes.  An armed
+    deck disarms after 6 s (js/table.js ARM_MS), which a loaded machine can take between two
+    clicks: the deck is armed (again) right before the pushing click, as a player would."""
+    for _ in range(5):
+        if page.locator("#deck.armed").count():
+            break
+        page.click("#deck")
+    else:
+        raise AssertionError("a click on the deck does not arm it")
+    page.click("#deck")
+
+
+def click_and_see(page, target: str, selector: str, text: str) -> None:
+    """Click ``target`` and wait until an element ``selector`` has said ``text`` since the click: a
+    passing state (a copy button says "Copied" for 1.5 s), so the page itself records it rather
+    than a poll from here, which a loaded machine can make later than the moment."""
+    page.evaluate("""([sel, text]) => { window.__saw = false;
+      const look = () => { if ([...document.querySelectorAll(sel)].some((e) => e.textContent === text)) window.__saw = true; };
+      new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true }); }""",
+                  [selector, text])
+    page.click(target)
+    page.wait_for_function("window.__saw === true")
+
+
 def long_press(page, target, height: float = 0.5, until: str = "#zoom.touch:not([hidden])") -> None:
     """A finger on ``target`` (a locator; at ``height`` of its box, from the top), held on the touch
     screen until ``until`` shows (the page's long press took effect), then lifted."""
@@ -333,7 +358,7 @@ def play_game_by_clicking(page, shot_dir: Path | None = None, shot_prefix: str =
             assert page.locator("#deck.armed").count() == 1
             page.wait_for_timeout(30)
             assert seq(page) == before
-            page.click("#deck")
+            push_deck(page)                     # (armed: the second click pushes)
             stats["pushes"] += 1
         else:
             turn_end = False

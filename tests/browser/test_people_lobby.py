@@ -20,7 +20,8 @@ import pytest
 from aiosmtpd.controller import Controller
 
 import browser_helpers
-from browser_helpers import HTTP_TIMEOUT, MY_TURN, ServerProcess, create_game, free_port, open_seat, wait_for
+from browser_helpers import (HTTP_TIMEOUT, MY_TURN, ServerProcess, click_and_see, create_game, free_port, open_seat,
+                             wait_for)
 
 pytestmark = pytest.mark.browser
 
@@ -181,8 +182,7 @@ def test_friends_claim_their_seats_and_the_lobby_follows_live(browser, server, s
             return section == ("your_turn" if summary["current_player"] == 0 else "running")
 
         wait_for(section_agrees)
-        a.click(f"{r} .game-invites button.copy >> nth=0")
-        a.wait_for_function(f"document.querySelector(\"{r} .game-invites button.copy\").textContent === 'Copied'")
+        click_and_see(a, f"{r} .game-invites button.copy >> nth=0", f"{r} .game-invites button.copy", "Copied")
         a.screenshot(path=str(shots / "desktop-lobby-invitations.png"), full_page=True)
 
         # Ben, on his phone, opens the invitation: asked for his name first, then seated at once.

@@ -11,7 +11,7 @@ from urllib.parse import urljoin
 import pytest
 
 from browser_helpers import (MY_TURN, create_game, http_json, long_press, no_horizontal_scroll, no_playback, open_seat,
-                             play_api, screenshot, seq, use_settings, wait_seq_change)
+                             play_api, push_deck, screenshot, seq, use_settings, wait_seq_change)
 
 pytestmark = pytest.mark.browser
 
@@ -67,7 +67,7 @@ def test_two_click_push_has_no_holes(page, server, browser):
           WebSocket.prototype.send = function (data) {
             if (String(data).includes('"type":"action"')) { window.__held.push(() => send.call(this, data)); return; }
             return send.call(this, data); }; }""")
-        page.click("#deck")                       # the second click: pushes (held on its way)
+        push_deck(page)                           # the second click: pushes (held on its way)
         page.wait_for_function("window.__held.length === 1 && document.body.classList.contains('busy')")
         page.click("#deck", force=True)           # a third click while it is on its way
         assert page.evaluate("document.body.classList.contains('busy')")
@@ -212,8 +212,7 @@ def test_spoil_banner_and_the_log_in_the_games_words(page, server, shot_dir):
             break
         before = seq(page)
         if page.locator("#deck.clickable").count():
-            page.click("#deck")
-            page.click("#deck")
+            push_deck(page)
         elif page.locator("#finish").count():
             page.click("#finish")
         elif page.locator("#buttons [data-action=pass]").count():

@@ -14,9 +14,9 @@ from urllib.parse import urljoin
 
 import pytest
 
-from browser_helpers import (MY_TURN, ServerProcess, choose_click, create_game, http_json, no_horizontal_scroll,
+from browser_helpers import (MY_TURN, ServerProcess, choose_click, click_and_see, create_game, http_json, no_horizontal_scroll,
                              no_playback, open_seat, phone_page, phone_tabs_shown, play_game_by_clicking, screenshot,
-                             seq, wait_seq_change)
+                             push_deck, seq, wait_seq_change)
 
 pytestmark = pytest.mark.browser
 
@@ -47,8 +47,7 @@ def test_lobby_creates_a_game_with_invitation_links(page, server, browser):
     assert mine.split("token=")[1] != link.split("token=")[1]        # one secret per seat
     assert "bot random" in page.inner_text(f"{row} .game-players")
     assert "Ida (you)" in page.inner_text(f"{row} .game-players")
-    invites.nth(0).locator("button.copy").click()
-    page.wait_for_function(f"document.querySelector(\"{row} .invite button.copy\").textContent === 'Copied'")
+    click_and_see(page, f"{row} .invite button.copy >> nth=0", f"{row} .invite button.copy", "Copied")
     status = page.inner_text(f"{row} .status")                     # whose turn it is (the first
     assert "turn" in status or "Waiting for Player 2 to accept" in status, status   # player is dealt)
 
@@ -100,8 +99,7 @@ def test_wrong_token_and_illegal_action_are_shown_plainly(page, server):
           if (msg.type === "action") msg.seq = 99999;
           return window.__send.call(this, JSON.stringify(msg)); }; }""")
     before = seq(page)
-    page.click("#deck")
-    page.click("#deck")
+    push_deck(page)
     page.wait_for_selector("#banner.error:not([hidden])")
     text = page.inner_text("#banner")
     assert "was not accepted" in text and "stale" in text and "on-deck card" in text
@@ -109,8 +107,7 @@ def test_wrong_token_and_illegal_action_are_shown_plainly(page, server):
     page.unroute("**/actions*")
     page.evaluate("() => { WebSocket.prototype.send = window.__send; }")
     # The game is as it was, so the next push goes through.
-    page.click("#deck")
-    page.click("#deck")
+    push_deck(page)
     wait_seq_change(page, before)
     assert "Player 1 pushes" in page.inner_text("#log")
 
@@ -360,8 +357,7 @@ def test_phone_width_has_no_horizontal_scrolling(browser, server, shot_dir, wher
                 if pg.locator("#deck.clickable").count() == 0:
                     break
                 before = seq(pg)
-                pg.click("#deck")
-                pg.click("#deck")
+                push_deck(pg)
                 wait_seq_change(pg, before)
                 pg.wait_for_function(MY_TURN)
             pg.click("#tabs [data-tab=players]")          # on a phone the players are a tab

@@ -75,11 +75,12 @@ def pg_url():
         shutil.chown(sock, "nobody")
     os.chmod(root, 0o755)
     port = free_port()
-    run = lambda cmd: subprocess.run(_as_pg_user(cmd), check=True, capture_output=True, text=True, timeout=120)
+    run = lambda cmd: subprocess.run(_as_pg_user(cmd), check=True, capture_output=True, text=True,
+                                     timeout=2 * PATIENCE)
     try:
         run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
              "--no-sync"])
-        run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(logfile), "-w", "-t", "60", "-o",
+        run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(logfile), "-w", "-t", str(int(PATIENCE)), "-o",
              f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off", "start"])
     except subprocess.CalledProcessError as exc:
         log = logfile.read_text() if logfile.exists() else ""

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 from conftest import free_port, wait_for
-from waiting import HTTP_TIMEOUT
+from waiting import HTTP_TIMEOUT, PATIENCE
 from fastapi.testclient import TestClient
 from social_helpers import act, create, engine, key, person, state
 
@@ -92,7 +92,7 @@ def notices(client) -> list[tuple]:
 
 def settle(client) -> None:
     """Wait until the change listener and the mailer have dealt with everything due."""
-    client.app.state.social.wait_idle()
+    assert client.app.state.social.wait_idle(PATIENCE)
     wait_for(lambda: all(n[3] not in ("pending", "sending") for n in notices(client))
              or client.app.state.social.mail.delay > 0)
 
@@ -214,7 +214,7 @@ def test_a_turn_taken_before_the_delay_sends_nothing(sqlite_url, smtp):
             for _ in range(200):
                 spec = state(c, gid)
                 if spec["observation"]["acting_player"] == 0:
-                    if spec["seq"] > 0 and social.wait_idle() and notices(c) and notices(c)[-1][3] == "pending":
+                    if spec["seq"] > 0 and social.wait_idle(PATIENCE) and notices(c) and notices(c)[-1][3] == "pending":
                         return spec
                     act(c, gid, token)
                 else:
