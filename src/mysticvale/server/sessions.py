@@ -27,7 +27,10 @@ history and ``to_json()`` never leave this module except into the database.
 Undo (file 000: "undo ... never past hidden information"): a seat may take back its own last
 action while it is still its decision in the same turn, one action per request, unless that action
 revealed anything: a card turned up, a shuffle, a private look, a card drawn from a supply deck, a
-random draw.  Such an action is a *barrier*: it and everything before it stay.
+random draw.  Such an action is a *barrier*: it and everything before it stay.  Tables with people
+play yucata's turn order (the engine's ``finish_turn``): after a When Played ability the player used,
+the next card waits for ``reveal``, so that choice can be taken back until then, and every turn ends
+with Finish Turn after the Prep (docs/rules-decisions.md).
 """
 
 from __future__ import annotations
