@@ -176,6 +176,33 @@ def screenshot(page, path, full_page: bool = False) -> None:
 
 
 
+def views(browser, url: str, path_prefix: Path, ready: str, *, before=None, tour_offer: bool = False) -> list[Path]:
+    """Screenshots of the page at ``url`` as four players see it: desktop (1366x900) and phone
+    (390x844), English and German, each in a fresh context with animations off (and the first-game
+    tour already declined unless ``tour_offer``), taken once ``ready`` (a selector) is there.
+    ``before(page)`` may act first (open a tab).  Returns the paths (``<prefix>-desktop-en.png``, ...)."""
+    paths = []
+    for size, viewport in (("desktop", {"width": 1366, "height": 900}), ("phone", PHONE)):
+        for lang in ("en", "de"):
+            ctx = browser.new_context(viewport=viewport, is_mobile=size == "phone", has_touch=size == "phone")
+            try:
+                pg = ctx.new_page()
+                use_settings(pg, animations=False, language=lang, languageAsked=True)
+                if not tour_offer:
+                    pg.add_init_script("localStorage.setItem('mysticvale.tour', 'true')")
+                pg.goto(url)
+                pg.wait_for_selector(ready, timeout=60_000)
+                if before is not None:
+                    before(pg)
+                pg.mouse.move(2, 2)
+                path = Path(f"{path_prefix}-{size}-{lang}.png")
+                screenshot(pg, path)
+                paths.append(path)
+            finally:
+                ctx.close()
+    return paths
+
+
 # -- phone size --------------------------------------------------------------------------------------
 #: The phone the tests hold (an iPhone 12-14's CSS viewport).
 PHONE = {"width": 390, "height": 844}
@@ -230,6 +257,8 @@ def choose_click(page, step: int) -> str:
     """Pick what to click for this decision, by looking only at the page (like a person would)."""
     if page.locator("#chooser").count():
         return "#chooser [data-action] >> nth=0"
+    if page.locator("#deck.reveal").count():
+        return "#deck.reveal"             # after a When Played ability: one click reveals the next card
     if page.locator("#deck.clickable").count():
         decay = int(page.locator("#players .player.me").get_attribute("data-decay"))
         if decay <= 1 or page.locator("#buttons [data-action=pass]").count() == 0 or step % 3 == 0:

@@ -6,29 +6,14 @@ from __future__ import annotations
 
 import mysticvale as mv
 import pytest
-from conftest import choose
+from table_policies import OWLS, Wants
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-#: Cards whose When Played ability asks "you may discard another card in your field": a choice
-#: that reveals nothing, so it is the one to take back.
-OWLS = {"Mindful Owl", "Deadwood Harvester"}
+#: With seed 1 and this policy (buy a Mindful Owl or Deadwood Harvester when offered) the Prep plays
+#: one of them after about 100 actions; their When Played choice reveals nothing.
 SEED = 1
-
-
-def _policy(g: mv.Game, seq: int) -> str:
-    """Buy a Mindful Owl or Deadwood Harvester whenever one is offered, else a fixed pseudo-random
-    pick: with seed 1 the Prep plays one of them after about 100 actions."""
-    legal = [str(a) for a in g.legal_actions()]
-    obs = g.observe(g.current_player)
-    for a in legal:
-        verb, *args = a.split()
-        if verb == "buy" and len(args) == 1 and args[0][0].isdigit():
-            level, pos = args[0].split(".")
-            c = obs["commons"][level][int(pos) - 1]
-            if c and c["name"] in OWLS:
-                return a
-    return choose(seq, legal, salt=5)
+_policy = Wants(OWLS)
 
 
 def _act(client, gid, token, action, seq):
