@@ -139,6 +139,20 @@ def wait_seq_change(page, before: str, timeout: float = 10_000) -> None:
     page.wait_for_function(f"document.body.dataset.seq !== {before!r}", timeout=timeout)
 
 
+def click_and_wait(page, selector: str, timeout: float = 60_000) -> None:
+    """Click ``selector`` and wait for the next version of the game (the click's action or undo)."""
+    before = seq(page)
+    page.click(selector)
+    wait_seq_change(page, before, timeout=timeout)
+
+
+def seat_url(server: str, game: dict, seat: int | None) -> str:
+    """The address of ``seat``'s invitation link (None: the spectator's)."""
+    if seat is None:
+        return urljoin(server, f"/games/{game['id']}")
+    return urljoin(server, next(s["url"] for s in game["seats"] if s["seat"] == seat))
+
+
 def no_horizontal_scroll(page) -> tuple[int, int]:
     return page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
 
@@ -191,7 +205,7 @@ def views(browser, url: str, path_prefix: Path, ready: str, *, before=None, tour
                 if not tour_offer:
                     pg.add_init_script("localStorage.setItem('mysticvale.tour', 'true')")
                 pg.goto(url)
-                pg.wait_for_selector(ready, timeout=60_000)
+                pg.wait_for_selector(ready, state="attached", timeout=60_000)
                 if before is not None:
                     before(pg)
                 pg.mouse.move(2, 2)

@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 
 import pytest
 
-from browser_helpers import MY_TURN, no_horizontal_scroll, play_api
+from browser_helpers import MY_TURN, no_horizontal_scroll, play_api, seat_url
 
 import mysticvale as mv
 from mysticvale.bots import SeatView, make_bot
@@ -57,12 +57,6 @@ def claim(server: str, game: dict, seat: int, who: dict) -> None:
     token = next(s["token"] for s in game["seats"] if s["seat"] == seat)
     status, body = req("POST", f"{server}/api/games/{game['id']}/claim", {"token": token}, {"X-Player-Key": who["key"]})
     assert status == 200, body
-
-
-def seat_url(server: str, game: dict, seat: int | None) -> str:
-    if seat is None:
-        return urljoin(server, f"/games/{game['id']}")
-    return urljoin(server, next(s["url"] for s in game["seats"] if s["seat"] == seat))
 
 
 @contextmanager

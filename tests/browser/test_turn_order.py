@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from urllib.parse import urljoin
 
 import pytest
 
 import mysticvale as mv
-from browser_helpers import (MY_TURN, create_game, in_viewport, phone_page, screenshot, seat_state,
-                             use_settings, views, wait_seq_change)
+from browser_helpers import (MY_TURN, click_and_wait, create_game, in_viewport, phone_page, screenshot, seat_state,
+                             seat_url, use_settings, views)
 from table_policies import OWLS, Wants, drive
 
 pytestmark = pytest.mark.browser
@@ -43,23 +42,9 @@ def _game_at_the_owl(server: str) -> tuple[dict, mv.Game, int]:
     return game, engine, engine.current_player
 
 
-def _url(server: str, game: dict, seat: int) -> str:
-    return urljoin(server, next(s["url"] for s in game["seats"] if s["seat"] == seat))
-
-
-def _seq(page) -> str:
-    return page.evaluate("document.body.dataset.seq")
-
-
-def _click_and_wait(page, selector: str) -> None:
-    before = _seq(page)
-    page.click(selector)
-    wait_seq_change(page, before, timeout=60_000)
-
-
 def test_a_prep_ability_waits_for_the_deck_can_be_undone_and_finish_turn_ends_the_turn(browser, server, shot_dir):
     game, engine, seat = _game_at_the_owl(server)
-    url = _url(server, game, seat)
+    url = seat_url(server, game, seat)
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
     errors: list[str] = []
@@ -78,7 +63,7 @@ def test_a_prep_ability_waits_for_the_deck_can_be_undone_and_finish_turn_ends_th
 
         # Used: the next card waits for a click on the deck; the use can be undone.
         discard = page.locator(".card-acts [data-action^=discard]").first.get_attribute("data-action")
-        _click_and_wait(page, f".card-acts [data-action='{discard}']")
+        click_and_wait(page, f".card-acts [data-action='{discard}']")
         page.wait_for_selector("#deck.reveal")
         prompt = page.inner_text("#prompt")
         assert owl_name in prompt and "Click your deck to reveal the next card" in prompt, prompt
@@ -93,25 +78,20 @@ def test_a_prep_ability_waits_for_the_deck_can_be_undone_and_finish_turn_ends_th
         views(browser, url, shot_dir / "turn-order-reveal", "#deck.reveal")
 
         # Undo: the choice is back, as it was.
-        _click_and_wait(page, "#undo")
+        click_and_wait(page, "#undo")
         page.wait_for_selector(".card-acts [data-action^=discard]")
         assert page.locator("#reveal").count() == 0 and page.locator("#deck.reveal").count() == 0
         back = seat_state(server, game, seat)
         assert back["observation"]["pending"]["kind"] == "discard_field" and back["can_undo"] is False
         assert back["observation"] == json.loads(json.dumps(engine.observe(seat)))
 
-        # Declined this time, then one click on the deck: the Prep goes on by itself to its end.
-        _click_and_wait(page, "#buttons [data-action=skip]")
-        page.wait_for_selector("#deck.reveal")
-        _click_and_wait(page, "#deck")
-        page.wait_for_selector("#finish")
-        engine.apply_action("skip")
-        engine.apply_action("reveal")
-        while engine.state.pending and engine.state.pending[-1].kind == "discard_field":   # another Owl
-            _click_and_wait(page, "#buttons [data-action=skip]")
+        # Declined this time, then one click on the deck: the Prep goes on by itself to its end (it
+        # may play another Owl first: declined the same way).
+        while engine.state.pending[-1].kind == "discard_field":
+            click_and_wait(page, "#buttons [data-action=skip]")
             page.wait_for_selector("#deck.reveal")
-            _click_and_wait(page, "#deck")
-            page.wait_for_selector("#finish")
+            click_and_wait(page, "#deck")
+            page.wait_for_selector("#finish, body[data-myturn=yes] .card-acts [data-action^=discard]")
             engine.apply_action("skip")
             engine.apply_action("reveal")
         assert engine.state.pending[-1].kind == "finish_turn"
@@ -126,7 +106,7 @@ def test_a_prep_ability_waits_for_the_deck_can_be_undone_and_finish_turn_ends_th
         views(browser, url, shot_dir / "turn-order-finish", "#finish")
 
         # Finish Turn passes the turn on.
-        _click_and_wait(page, "#finish")
+        click_and_wait(page, "#finish")
         page.wait_for_function("document.body.dataset.myturn === 'no'")
         assert seat_state(server, game, seat)["observation"]["current_player"] != seat
         assert owl in engine.state.players[seat].field
@@ -139,9 +119,9 @@ def test_on_a_phone_the_reveal_is_in_the_bar_and_in_german(browser, server, shot
     game, engine, seat = _game_at_the_owl(server)
     with phone_page(browser, animations=False, language="de", languageAsked=True) as pg:
         pg.add_init_script("localStorage.setItem('mysticvale.tour', 'true')")
-        pg.goto(_url(server, game, seat))
+        pg.goto(seat_url(server, game, seat))
         pg.wait_for_selector("body[data-myturn=yes] .card-acts [data-action^=discard]")
-        _click_and_wait(pg, "#buttons [data-action=skip]")
+        click_and_wait(pg, "#buttons [data-action=skip]")
         pg.wait_for_selector("#reveal")
         # In the sticky bar, on screen without scrolling, in German; the prompt says what to do.
         assert in_viewport(pg, "#reveal")
@@ -149,7 +129,7 @@ def test_on_a_phone_the_reveal_is_in_the_bar_and_in_german(browser, server, shot
         assert "Klicke auf deinen Stapel" in pg.inner_text("#prompt")
         assert "zurücknehmen" in pg.inner_text("#prompt")
         screenshot(pg, shot_dir / "turn-order-reveal-phone-de-bar.png")
-        _click_and_wait(pg, "#reveal")
+        click_and_wait(pg, "#reveal")
         pg.wait_for_selector("#finish")
         assert pg.inner_text("#finish").strip() == "Zug beenden"
         assert in_viewport(pg, "#finish")
@@ -164,24 +144,33 @@ def test_on_a_phone_the_decision_is_never_on_a_hidden_tab(browser, server, shot_
     assert seat_state(server, game, 0)["observation"]["current_player"] == 0
     with phone_page(browser, animations=False, language="en", languageAsked=True) as pg:
         pg.add_init_script("localStorage.setItem('mysticvale.tour', 'true')")
-        pg.goto(_url(server, game, 0))
+        pg.goto(seat_url(server, game, 0))
         pg.wait_for_selector("body[data-myturn=yes] #buttons [data-action=pass]")
-        _click_and_wait(pg, "#buttons [data-action=pass]")
+        click_and_wait(pg, "#buttons [data-action=pass]")
         pg.click("#tabs [data-tab=commons]")
         pg.wait_for_selector(".table[data-tab=commons]")
-        _click_and_wait(pg, "#supply [data-action^='buy soil'] >> nth=0")
+        click_and_wait(pg, "#supply [data-action^='buy soil'] >> nth=0")
         assert pg.evaluate("document.querySelector('.table').dataset.tab") == "commons"   # buying on: stays
-        _click_and_wait(pg, "#finish")
+        click_and_wait(pg, "#finish")
         # The sleeve decision: the table shows the Field tab with the cards to sleeve on.
         pg.wait_for_selector(".table[data-tab=field] #field .sleeve-target")
         assert seat_state(server, game, 0)["observation"]["pending"]["kind"] == "sleeve"
         assert pg.locator("#tabs .tab.on").get_attribute("data-tab") == "field"
         assert in_viewport(pg, "#sleeve-prompt")
         screenshot(pg, shot_dir / "phone-sleeve-after-end-harvest-en.png")
+        # Looking at the log now (the player's own choice): it stays, and the bar offers the way back.
+        pg.click("#tabs [data-tab=log]")
+        pg.wait_for_selector(".table[data-tab=log] #go-decision")
+        assert pg.inner_text("#go-decision").strip() == "Go to Field" and in_viewport(pg, "#go-decision")
+        assert pg.locator("#tabs [data-tab=field] .badge.decision").count() == 1
+        screenshot(pg, shot_dir / "phone-go-to-decision-en.png")
+        pg.click("#go-decision")
+        pg.wait_for_selector(".table[data-tab=field] #field .sleeve-target")
+        assert pg.locator("#go-decision").count() == 0
         # Sleeve; the Prep and Finish Turn; the other seat plays its turn while I read the log.
-        _click_and_wait(pg, "#field .sleeve-target >> nth=0")
+        click_and_wait(pg, "#field .sleeve-target >> nth=0")
         pg.wait_for_selector("#finish")
-        _click_and_wait(pg, "#finish")
+        click_and_wait(pg, "#finish")
         pg.click("#tabs [data-tab=log]")
         pg.wait_for_selector(".table[data-tab=log]")
         for _ in range(20):
@@ -204,4 +193,4 @@ def test_on_a_phone_the_decision_is_never_on_a_hidden_tab(browser, server, shot_
         assert pg.locator("#tabs .badge.decision").count() == 0 or \
             pg.locator("#tabs [data-tab=field] .badge.decision").count() == 0
     # The turn's start as four players see it (desktop and phone, English and German).
-    views(browser, _url(server, game, 0), shot_dir / "phone-decision", "body[data-myturn=yes] #field")
+    views(browser, seat_url(server, game, 0), shot_dir / "phone-decision", "body[data-myturn=yes] #field")

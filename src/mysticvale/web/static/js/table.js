@@ -376,7 +376,7 @@ function placeDecision(v) {
     if (btn && tab !== T.tab && !btn.querySelector(".badge")) btn.append(h("span", { class: "badge decision", title: t("tab.decision_here") }, "!"));
   }
   if (hidden) {
-    const go = h("button", { type: "button", id: "go-decision", class: "small primary",
+    const go = h("button", { type: "button", id: "go-decision", class: "primary",
       onclick: () => { T.tab = target[0]; render(); window.scrollTo(0, 0); } }, t("tab.go", { tab: t(`tab.${target[0]}`) }));
     const bar = $("#actionbar .bar-buttons");
     if (bar) bar.append(go);
