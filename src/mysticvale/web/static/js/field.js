@@ -130,10 +130,10 @@ export function fieldPanel(ctx, seat, { pinned, onPin, onDeckClick, onReveal, on
   const autoState = settings.autoReveal && planting
     ? h("span", { class: `auto-state${p.decay < limit ? " on" : ""}`, id: "auto-state" },
       t(p.decay < limit ? "deck.auto_on" : "deck.auto_waits", { n: p.decay, limit })) : null;
-  const auto = mine ? h("label", { class: "check auto", title: t("deck.auto_title", { n: limit }) },
+  const auto = mine ? h("div", { class: "auto-wrap" }, h("label", { class: "check auto", title: t("deck.auto_title", { n: limit }) },
     h("input", { type: "checkbox", id: "auto-reveal", checked: !!settings.autoReveal,
       onchange: (ev) => setSettings({ autoReveal: ev.target.checked }) }),
-    t("deck.auto", { n: limit }), autoState) : null;
+    t("deck.auto", { n: limit })), autoState) : null;
   const discard = h("div", { id: "discard", class: "pile discard clickable", role: "button", tabindex: "0",
     title: t("discard.title", { n: p.discard_count }), onclick: onDiscardClick },
   h("div", { class: "discard-box" }, h("span", { class: "pile-count" }, String(p.discard_count))),
