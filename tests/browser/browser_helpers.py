@@ -159,6 +159,20 @@ def wait_seq_change(page, before: str) -> None:
     page.wait_for_function(f"document.body.dataset.seq !== {before!r}")
 
 
+def click_and_wait(page, selector: str, timeout: float = 60_000) -> None:
+    """Click ``selector`` and wait for the next version of the game (the click's action or undo)."""
+    before = seq(page)
+    page.click(selector)
+    wait_seq_change(page, before, timeout=timeout)
+
+
+def seat_url(server: str, game: dict, seat: int | None) -> str:
+    """The address of ``seat``'s invitation link (None: the spectator's)."""
+    if seat is None:
+        return urljoin(server, f"/games/{game['id']}")
+    return urljoin(server, next(s["url"] for s in game["seats"] if s["seat"] == seat))
+
+
 def no_horizontal_scroll(page) -> tuple[int, int]:
     return page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
 
@@ -194,6 +208,33 @@ def screenshot(page, path, full_page: bool = False) -> None:
         page.screenshot(path=str(path))
 
 
+
+
+def views(browser, url: str, path_prefix: Path, ready: str, *, before=None, tour_offer: bool = False) -> list[Path]:
+    """Screenshots of the page at ``url`` as four players see it: desktop (1366x900) and phone
+    (390x844), English and German, each in a fresh context with animations off (and the first-game
+    tour already declined unless ``tour_offer``), taken once ``ready`` (a selector) is there.
+    ``before(page)`` may act first (open a tab).  Returns the paths (``<prefix>-desktop-en.png``, ...)."""
+    paths = []
+    for size, viewport in (("desktop", {"width": 1366, "height": 900}), ("phone", PHONE)):
+        for lang in ("en", "de"):
+            ctx = browser.new_context(viewport=viewport, is_mobile=size == "phone", has_touch=size == "phone")
+            try:
+                pg = ctx.new_page()
+                use_settings(pg, animations=False, language=lang, languageAsked=True)
+                if not tour_offer:
+                    pg.add_init_script("localStorage.setItem('mysticvale.tour', 'true')")
+                pg.goto(url)
+                pg.wait_for_selector(ready, state="attached", timeout=60_000)
+                if before is not None:
+                    before(pg)
+                pg.mouse.move(2, 2)
+                path = Path(f"{path_prefix}-{size}-{lang}.png")
+                screenshot(pg, path)
+                paths.append(path)
+            finally:
+                ctx.close()
+    return paths
 
 
 # -- phone size --------------------------------------------------------------------------------------
@@ -289,6 +330,8 @@ def choose_click(page, step: int) -> str:
     """Pick what to click for this decision, by looking only at the page (like a person would)."""
     if page.locator("#chooser").count():
         return "#chooser [data-action] >> nth=0"
+    if page.locator("#deck.reveal").count():
+        return "#deck.reveal"             # after a When Played ability: one click reveals the next card
     if page.locator("#deck.clickable").count():
         decay = int(page.locator("#players .player.me").get_attribute("data-decay"))
         if decay <= 1 or page.locator("#buttons [data-action=pass]").count() == 0 or step % 3 == 0:

@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 
 import pytest
 
-from browser_helpers import HTTP_TIMEOUT, MY_TURN, long_press, no_horizontal_scroll, play_api
+from browser_helpers import HTTP_TIMEOUT, MY_TURN, long_press, no_horizontal_scroll, play_api, seat_url
 
 import mysticvale as mv
 from mysticvale.bots import SeatView, make_bot
@@ -57,12 +57,6 @@ def claim(server: str, game: dict, seat: int, who: dict) -> None:
     token = next(s["token"] for s in game["seats"] if s["seat"] == seat)
     status, body = req("POST", f"{server}/api/games/{game['id']}/claim", {"token": token}, {"X-Player-Key": who["key"]})
     assert status == 200, body
-
-
-def seat_url(server: str, game: dict, seat: int | None) -> str:
-    if seat is None:
-        return urljoin(server, f"/games/{game['id']}")
-    return urljoin(server, next(s["url"] for s in game["seats"] if s["seat"] == seat))
 
 
 @contextmanager
@@ -293,7 +287,7 @@ def test_keyword_help_on_hover_rules_link_and_tour_on_desktop(browser, server, s
     with opened(browser, seat_url(server, game, 0), anna) as pg:
         lang = pg.evaluate("document.documentElement.lang")
         link = pg.locator("#rules-link")
-        assert link.get_attribute("href") == f"/static/help/{lang}.html"
+        assert link.get_attribute("href") == f"/rules/{lang}"
         assert link.get_attribute("target") == "_blank"
         assert req("GET", urljoin(server, "/api/health"))[0] == 200
         with urllib.request.urlopen(urljoin(server, link.get_attribute("href")), timeout=HTTP_TIMEOUT) as resp:
@@ -307,7 +301,7 @@ def test_keyword_help_on_hover_rules_link_and_tour_on_desktop(browser, server, s
         expected = json.loads(urllib.request.urlopen(urljoin(server, "/static/messages/en.json")).read())
         assert expected[f"help.keyword.{key}"] in tip and expected[f"help.name.{key}"] in tip and "null" not in tip
         assert trigger.get_attribute("aria-describedby") == "help-tip"
-        assert pg.locator("#help-tip a").get_attribute("href").startswith(f"/static/help/{lang}.html#")
+        assert pg.locator("#help-tip a").get_attribute("href").startswith(f"/rules/{lang}#")
         pg.screenshot(path=str(shot_dir / "help-hover-desktop.png"))
         # A symbol: its count and what it does; the tooltip goes when the mouse leaves.
         pg.mouse.move(5, 450)
@@ -352,7 +346,7 @@ def test_keyword_help_on_tap_and_long_press_on_a_phone(browser, server, shot_dir
         assert pg.locator("#tour-btn").is_hidden()
         pg.tap("#tabs .tab[data-tab=players]")
         lang = pg.evaluate("document.documentElement.lang")
-        assert pg.locator("#rules-foot").get_attribute("href") == f"/static/help/{lang}.html"
+        assert pg.locator("#rules-foot").get_attribute("href") == f"/rules/{lang}"
         pg.tap("#tour-foot")
         pg.wait_for_selector("#tour")
         pg.wait_for_selector(".table[data-tab=field] #field.tour-target")     # step 1 shows its tab

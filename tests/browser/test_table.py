@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import statistics
-from urllib.parse import urljoin
 
 import pytest
 
@@ -367,11 +366,12 @@ def test_phone_harvest_needs_no_long_scroll(browser, server, shot_dir):
 
 
 # -- Finish Turn ---------------------------------------------------------------------------------------
-def test_finish_turn_ends_the_turn_and_a_sleeve_can_be_undone(page, server, shot_dir):
+def test_finish_turn_ends_the_turn_and_end_harvest_can_be_undone_while_sleeving(page, server, shot_dir):
+    """yucata's turn order (file 000): End Harvest, the sleeve, the Prep, then Finish Turn.  While the
+    player chooses where to sleeve nothing is revealed yet, so End Harvest can be taken back; the
+    last sleeve is followed by the replenished commons and the Prep, which no undo goes back past."""
     game = create_game(server, seed=47, sets=SETS)
-    st = play_api(server, game, 0, _first(["pass"]), lambda s: s["observation"]["phase"] == "harvest")
-    if not http_json("GET", f"{server}/api/games/{game['id']}/updates")["updates"][0]["view"]["options"]["finish_turn"]:
-        pytest.skip("this engine has no finish_turn option yet: the Harvest's end ends the turn")
+    play_api(server, game, 0, _first(["pass"]), lambda s: s["observation"]["phase"] == "harvest")
     no_playback(page)
     open_seat(page, server, game)
     page.wait_for_function(MY_TURN)
@@ -383,28 +383,28 @@ def test_finish_turn_ends_the_turn_and_a_sleeve_can_be_undone(page, server, shot
     page.click("#finish")                                    # End Harvest
     wait_seq_change(page, before)
     page.wait_for_function(MY_TURN)
-    if page.locator("#field .sleeve-target").count():        # where to sleeve: choose
-        before = seq(page)
-        page.click("#field .sleeve-target >> nth=0")
-        wait_seq_change(page, before)
-        page.wait_for_function(MY_TURN)
-    # the turn is not over: Finish Turn ends it, and until then the sleeve can be taken back
-    assert page.inner_text("#finish") == "Finish Turn"
-    assert "Press Finish Turn" in page.inner_text("#prompt")
-    screenshot(page, shot_dir / "finish-turn-desktop.png")
-    log = page.inner_text("#log")
-    assert "sleeves Fertile Soil (top)" in log
+    page.wait_for_selector("#field .sleeve-target")          # where to sleeve: End Harvest can be undone
+    assert page.locator("#undo").count() == 1
     before = seq(page)
     page.click("#undo")
     wait_seq_change(page, before)
-    assert page.inner_text("#log").count("sleeves Fertile Soil (top)") == log.count("sleeves Fertile Soil (top)") - 1
-    for _ in range(3):                                       # sleeve again (or End Harvest again)
-        page.wait_for_function(MY_TURN)
-        if page.locator("#finish").count() and page.inner_text("#finish") == "Finish Turn":
-            break
-        before = seq(page)
-        page.click("#field .sleeve-target >> nth=0" if page.locator("#field .sleeve-target").count() else "#finish")
-        wait_seq_change(page, before)
+    page.wait_for_selector("#finish")
+    assert page.inner_text("#finish") == "End Harvest"
+    before = seq(page)
+    page.click("#finish")
+    wait_seq_change(page, before)
+    page.wait_for_selector("#field .sleeve-target")
+    before = seq(page)
+    page.click("#field .sleeve-target >> nth=0")
+    wait_seq_change(page, before)
+    page.wait_for_function(MY_TURN)
+    # The Prep ran: Finish Turn ends the turn; what the Prep revealed cannot be taken back.
+    page.wait_for_selector("#finish")
+    assert page.inner_text("#finish") == "Finish Turn"
+    assert "Press Finish Turn" in page.inner_text("#prompt")
+    assert page.locator("#undo").count() == 0
+    screenshot(page, shot_dir / "finish-turn-desktop.png")
+    assert "sleeves Fertile Soil (top)" in page.inner_text("#log")
     before = seq(page)
     page.click("#finish")                                    # Finish Turn
     wait_seq_change(page, before)

@@ -11,7 +11,7 @@ from pathlib import Path
 from fastapi import Depends, FastAPI, Header, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
@@ -27,6 +27,7 @@ from . import card_catalogue
 from . import people_api          # issue 15: people, claims, chat, e-mail
 from . import chat_api            # issue 15: the table's chat over the game's socket
 from .notify import MailSettings
+from .rules_page import rules_page
 from .sessions import Applied, BadInput, GameError, GameSession, NotFound, SessionManager
 from .storage import Storage
 from .updates import PROTOCOL, messages_json, updates_after
@@ -377,6 +378,12 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     @app.get("/", include_in_schema=False)
     def root():
         return index()
+
+    @app.get("/rules/{lang}", include_in_schema=False)
+    def rules(lang: str) -> HTMLResponse:
+        # The rules help (web/static/help/<lang>.html, a fragment the table also reads) as a page of
+        # its own, with the table's styles: the top bar's Rules link opens it in a new tab.
+        return rules_page(static, lang)
 
     @app.get("/games/{game_id}", include_in_schema=False)
     def invitation(game_id: str):
