@@ -204,6 +204,7 @@ GRAMMAR: tuple[Form, ...] = (
     Form("give", ("card",)), Form("give", ("=vp",)), Form("give", ("vale", "seat")),
     Form("upgrade", ("card",)),                                   # leaders (Twilight Garden)
     Form("stop"),                                                 # Prep (German rules)
+    Form("reveal"),                                               # after When Played (finish_turn)
 )
 
 

@@ -13,13 +13,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urljoin
 
+from waiting import HTTP_TIMEOUT, PATIENCE, PATIENCE_MS, wait_for
+
 
 def http_json(method: str, url: str, payload: dict | None = None) -> dict:
     """A small JSON request helper for set-up steps the tests do not click through."""
     data = json.dumps(payload).encode() if payload is not None else None
     req = urllib.request.Request(url, data=data, method=method,
                                  headers={"Content-Type": "application/json"} if data else {})
-    with urllib.request.urlopen(req, timeout=10) as resp:
+    with urllib.request.urlopen(req, timeout=HTTP_TIMEOUT) as resp:
         return json.loads(resp.read().decode())
 
 
@@ -48,7 +50,7 @@ class ServerProcess:
         self.proc: subprocess.Popen | None = None
         self.log_path = self.data_dir / "server.log"
 
-    def start(self, timeout: float = 30) -> "ServerProcess":
+    def start(self, timeout: float = PATIENCE) -> "ServerProcess":
         """Start the server and wait until /api/health answers; RuntimeError with its log if not."""
         cmd = [sys.executable, "-c", "from mysticvale.cli.main import app; app()", "serve",
                "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data_dir),
@@ -74,15 +76,31 @@ class ServerProcess:
         """SIGKILL, as a crash would."""
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
-            self.proc.wait(timeout=10)
+            self.proc.wait(timeout=PATIENCE)
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+class PatientBrowser:
+    """The session's Chromium: every browser context it opens waits up to :data:`PATIENCE_MS` for a
+    condition (a selector, a function, a navigation) unless a test says otherwise."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        ctx = self._browser.new_context(**options)
+        ctx.set_default_timeout(PATIENCE_MS)
+        return ctx
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
 
 
 # -- driving the table ------------------------------------------------------------------------------
@@ -103,14 +121,15 @@ def seat_state(server: str, game: dict, seat: int) -> dict:
 
 def play_api(server: str, game: dict, seat: int, choose, until, limit: int = 3000) -> dict:
     """Play ``seat`` through the HTTP API (``choose(state) -> action``), waiting for bots, until
-    ``until(state)`` holds for a state where it is that seat's decision (or the game is over)."""
+    ``until(state)`` holds for a state where it is that seat's decision (or the game is over);
+    ``limit`` counts the seat's actions and the other seats' moves waited for."""
     token = next(s["token"] for s in game["seats"] if s["seat"] == seat)
     for _ in range(limit):
         st = seat_state(server, game, seat)
         if st["observation"]["over"] or (st["legal_actions"] and until(st)):
             return st
         if not st["legal_actions"]:
-            time.sleep(0.05)
+            wait_for(lambda: seat_state(server, game, seat)["seq"] != st["seq"])     # another seat moves
             continue
         http_json("POST", f"{server}/api/games/{game['id']}/actions",
                   {"token": token, "action": choose(st), "seq": st["seq"]})
@@ -137,8 +156,23 @@ def seq(page) -> str:
     return page.evaluate("document.body.dataset.seq")
 
 
-def wait_seq_change(page, before: str, timeout: float = 10_000) -> None:
-    page.wait_for_function(f"document.body.dataset.seq !== {before!r}", timeout=timeout)
+def wait_seq_change(page, before: str) -> None:
+    """Wait until the page shows a version other than ``before``."""
+    page.wait_for_function(f"document.body.dataset.seq !== {before!r}")
+
+
+def click_and_wait(page, selector: str, timeout: float = 60_000) -> None:
+    """Click ``selector`` and wait for the next version of the game (the click's action or undo)."""
+    before = seq(page)
+    page.click(selector)
+    wait_seq_change(page, before, timeout=timeout)
+
+
+def seat_url(server: str, game: dict, seat: int | None) -> str:
+    """The address of ``seat``'s invitation link (None: the spectator's)."""
+    if seat is None:
+        return urljoin(server, f"/games/{game['id']}")
+    return urljoin(server, next(s["url"] for s in game["seats"] if s["seat"] == seat))
 
 
 def no_horizontal_scroll(page) -> tuple[int, int]:
@@ -178,6 +212,33 @@ def screenshot(page, path, full_page: bool = False) -> None:
 
 
 
+def views(browser, url: str, path_prefix: Path, ready: str, *, before=None, tour_offer: bool = False) -> list[Path]:
+    """Screenshots of the page at ``url`` as four players see it: desktop (1366x900) and phone
+    (390x844), English and German, each in a fresh context with animations off (and the first-game
+    tour already declined unless ``tour_offer``), taken once ``ready`` (a selector) is there.
+    ``before(page)`` may act first (open a tab).  Returns the paths (``<prefix>-desktop-en.png``, ...)."""
+    paths = []
+    for size, viewport in (("desktop", {"width": 1366, "height": 900}), ("phone", PHONE)):
+        for lang in ("en", "de"):
+            ctx = browser.new_context(viewport=viewport, is_mobile=size == "phone", has_touch=size == "phone")
+            try:
+                pg = ctx.new_page()
+                use_settings(pg, animations=False, language=lang, languageAsked=True)
+                if not tour_offer:
+                    pg.add_init_script("localStorage.setItem('mysticvale.tour', 'true')")
+                pg.goto(url)
+                pg.wait_for_selector(ready, state="attached", timeout=60_000)
+                if before is not None:
+                    before(pg)
+                pg.mouse.move(2, 2)
+                path = Path(f"{path_prefix}-{size}-{lang}.png")
+                screenshot(pg, path)
+                paths.append(path)
+            finally:
+                ctx.close()
+    return paths
+
+
 # -- phone size --------------------------------------------------------------------------------------
 #: The phone the tests hold (an iPhone 12-14's CSS viewport).
 PHONE = {"width": 390, "height": 844}
@@ -191,7 +252,6 @@ def phone_page(browser, **settings):
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(15_000)
     if settings:
         use_settings(pg, **settings)
     try:
@@ -227,11 +287,53 @@ def in_viewport(page, target: str) -> bool:
         and box["x"] + box["width"] <= size["width"] + 1
 
 
+def push_deck(page) -> None:
+    """The two-click push as a player makes it: a click arms the deck, the next one pushes.  An armed
+    deck disarms after 6 s (js/table.js ARM_MS), which a loaded machine can take between two
+    clicks: the deck is armed (again) right before the pushing click, as a player would."""
+    for _ in range(5):
+        if page.locator("#deck.armed").count():
+            break
+        page.click("#deck")
+    else:
+        raise AssertionError("a click on the deck does not arm it")
+    page.click("#deck")
+
+
+def click_and_see(page, target: str, selector: str, text: str) -> None:
+    """Click ``target`` and wait until an element ``selector`` has said ``text`` since the click: a
+    passing state (a copy button says "Copied" for 1.5 s), so the page itself records it rather
+    than a poll from here, which a loaded machine can make later than the moment."""
+    page.evaluate("""([sel, text]) => { window.__saw = false;
+      const look = () => { if ([...document.querySelectorAll(sel)].some((e) => e.textContent === text)) window.__saw = true; };
+      new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true }); }""",
+                  [selector, text])
+    page.click(target)
+    page.wait_for_function("window.__saw === true")
+
+
+def long_press(page, target, height: float = 0.5, until: str = "#zoom.touch:not([hidden])") -> None:
+    """A finger on ``target`` (a locator; at ``height`` of its box, from the top), held on the touch
+    screen until ``until`` shows (the page's long press took effect), then lifted."""
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * height
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    try:
+        page.wait_for_selector(until)
+    finally:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
+
+
 # -- a whole game by clicking -------------------------------------------------------------------------
 def choose_click(page, step: int) -> str:
     """Pick what to click for this decision, by looking only at the page (like a person would)."""
     if page.locator("#chooser").count():
         return "#chooser [data-action] >> nth=0"
+    if page.locator("#deck.reveal").count():
+        return "#deck.reveal"             # after a When Played ability: one click reveals the next card
     if page.locator("#deck.clickable").count():
         decay = int(page.locator("#players .player.me").get_attribute("data-decay"))
         if decay <= 1 or page.locator("#buttons [data-action=pass]").count() == 0 or step % 3 == 0:
@@ -289,7 +391,7 @@ def play_game_by_clicking(page, shot_dir: Path | None = None, shot_prefix: str =
 
     shot_taken = False
     for step in range(limit):
-        page.wait_for_function(MY_TURN, timeout=30_000)
+        page.wait_for_function(MY_TURN)
         if page.evaluate("document.body.dataset.over") == "yes":
             break
         before = seq(page)
@@ -301,7 +403,7 @@ def play_game_by_clicking(page, shot_dir: Path | None = None, shot_prefix: str =
             assert page.locator("#deck.armed").count() == 1
             page.wait_for_timeout(30)
             assert seq(page) == before
-            page.click("#deck")
+            push_deck(page)                     # (armed: the second click pushes)
             stats["pushes"] += 1
         else:
             turn_end = False

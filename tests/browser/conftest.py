@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 import pytest
-from browser_helpers import ServerProcess
+from browser_helpers import PatientBrowser, ServerProcess
 
 #: Debian's Chromium (the package ``chromium``); MYSTICVALE_CHROMIUM names another binary.
 CHROMIUM = Path(os.environ.get("MYSTICVALE_CHROMIUM") or "/usr/bin/chromium")
@@ -61,7 +61,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def browser():
-    """One Chromium for the whole session."""
+    """One Chromium for the whole session; every page waits up to tests/waiting.py's PATIENCE_MS for a
+    condition unless a test says otherwise."""
     _require_chromium()
     try:
         from playwright.sync_api import sync_playwright
@@ -73,7 +74,7 @@ def browser():
 
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
+        yield PatientBrowser(b)
         b.close()
 
 
@@ -84,7 +85,6 @@ def page(browser):
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(15_000)
     yield pg
     ctx.close()
     assert not errors, f"JavaScript errors in the page: {errors}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import MY_TURN, create_game, no_playback, open_seat, seq, wait_seq_change
+from browser_helpers import MY_TURN, create_game, no_playback, open_seat, push_deck, seq, wait_seq_change
 
 pytestmark = pytest.mark.browser
 
@@ -22,8 +22,7 @@ def test_actions_go_on_the_socket_and_by_post_when_it_fails(page, server):
     page.wait_for_function(MY_TURN)
     page.wait_for_selector("#deck.clickable")
     before = seq(page)
-    page.click("#deck")
-    page.click("#deck")                           # the two-click push
+    push_deck(page)                           # the two-click push
     wait_seq_change(page, before)
     assert not posts, posts
     sent = [f for f in frames if '"type":"action"' in f]
@@ -35,9 +34,8 @@ def test_actions_go_on_the_socket_and_by_post_when_it_fails(page, server):
     page.evaluate("""() => { WebSocket.prototype.send = function () { }; }""")
     page.wait_for_selector("#deck.clickable")
     at = seq(page)
-    page.click("#deck")
-    page.click("#deck")
-    page.wait_for_function(f"document.body.dataset.seq !== '{at}'", timeout=20_000)
+    push_deck(page)
+    page.wait_for_function(f"document.body.dataset.seq !== '{at}'")
     assert len(posts) == 1 and f"since={at}" in posts[0]
     assert int(seq(page)) >= int(at) + 1
     assert page.inner_text("#log").count("Player 1 pushes") == 2

@@ -85,7 +85,6 @@ def german(request, browser):
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(15_000)
     # (only on the first load: a reload keeps what the page chose since, such as the language)
     pg.add_init_script("if (!localStorage.getItem('mysticvale.settings'))"
                        " localStorage.setItem('mysticvale.settings', JSON.stringify({animations: false}))")

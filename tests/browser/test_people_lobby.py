@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 import urllib.request
 from pathlib import Path
 
@@ -21,7 +20,8 @@ import pytest
 from aiosmtpd.controller import Controller
 
 import browser_helpers
-from browser_helpers import MY_TURN, ServerProcess, create_game, free_port, open_seat
+from browser_helpers import (HTTP_TIMEOUT, MY_TURN, ServerProcess, click_and_see, create_game, free_port, open_seat,
+                             wait_for)
 
 pytestmark = pytest.mark.browser
 
@@ -62,7 +62,6 @@ class Person:
         kw = {"is_mobile": True, "has_touch": True} if phone else {}
         self.ctx = browser.new_context(viewport=viewport, **kw)
         self.page = self.ctx.new_page()
-        self.page.set_default_timeout(15_000)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         if stubs:
@@ -87,7 +86,7 @@ def request(method: str, url: str, payload=None, headers=None):
     data = json.dumps(payload).encode() if payload is not None else None
     h = {"Content-Type": "application/json"} if data else {}
     h.update(headers or {})
-    with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method, headers=h), timeout=10) as r:
+    with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method, headers=h), timeout=HTTP_TIMEOUT) as r:
         return json.loads(r.read().decode())
 
 
@@ -109,19 +108,19 @@ def favicon(page) -> dict:
 def drive(server: str, game_id: str, tokens: dict[int, str], until, limit: int = 400) -> dict:
     """Play the seats in ``tokens`` through the API (bots play themselves) until ``until(summary)``."""
     prefer = ("pass", "finish", "skip", "keep", "resolve", "sleeve", "discard", "choose", "take")
+    version = lambda: request("GET", f"{server}/api/games/{game_id}/state")["seq"]     # noqa: E731
     for _ in range(limit):
+        at = version()
         summary = request("GET", f"{server}/api/games/{game_id}/summary")
         if until(summary):
             return summary
         seat = summary["current_player"]
-        if seat not in tokens:
-            time.sleep(0.1)                       # a bot's turn
+        st = request("GET", f"{server}/api/games/{game_id}/state",
+                     headers={"X-Seat-Token": tokens[seat]} if seat in tokens else None)
+        if seat not in tokens or not st["legal_actions"] or st["seq"] != at:
+            wait_for(lambda: version() != at)          # a bot's move (or one made meanwhile)
             continue
-        st = request("GET", f"{server}/api/games/{game_id}/state", headers={"X-Seat-Token": tokens[seat]})
         legal = st["legal_actions"]
-        if not legal:
-            time.sleep(0.05)
-            continue
         action = next((a for p in prefer for a in legal if a.startswith(p)), legal[0])
         request("POST", f"{server}/api/games/{game_id}/actions", {"action": action, "seq": st["seq"]},
                 headers={"X-Seat-Token": tokens[seat]})
@@ -175,11 +174,15 @@ def test_friends_claim_their_seats_and_the_lobby_follows_live(browser, server, s
         game_link = links.nth(1).input_value()
         assert re.search(rf"/games/{game_id}#token=[\w-]+$", invitation)
         assert game_link.endswith(f"/games/{game_id}")
-        section = a.evaluate(f"document.querySelector(\"{r}\").closest('.game-section').dataset.status")
-        summary = request("GET", f"{server}/api/games/{game_id}/summary")
-        assert section == ("your_turn" if summary["current_player"] == 0 else "running")
-        a.click(f"{r} .game-invites button.copy >> nth=0")
-        a.wait_for_function(f"document.querySelector(\"{r} .game-invites button.copy\").textContent === 'Copied'")
+        # The row's section says whose turn it is; a bot that starts moves on meanwhile, and the lobby
+        # follows live: the section agrees with the server once the lobby has heard of every move.
+        def section_agrees() -> bool:
+            section = a.evaluate(f"document.querySelector(\"{r}\").closest('.game-section').dataset.status")
+            summary = request("GET", f"{server}/api/games/{game_id}/summary")
+            return section == ("your_turn" if summary["current_player"] == 0 else "running")
+
+        wait_for(section_agrees)
+        click_and_see(a, f"{r} .game-invites button.copy >> nth=0", f"{r} .game-invites button.copy", "Copied")
         a.screenshot(path=str(shots / "desktop-lobby-invitations.png"), full_page=True)
 
         # Ben, on his phone, opens the invitation: asked for his name first, then seated at once.
@@ -447,9 +450,10 @@ def test_email_settings_where_the_server_sends_mail(browser, server, mail_server
     q = Person(browser, stubs=False)
     try:
         pg = p.enter(server, "Eve")
-        pg.click("#person-btn")
+        with pg.expect_response(lambda r: r.url.endswith("/api/people/me/settings") and r.request.method == "GET"):
+            pg.click("#person-btn")
         pg.wait_for_selector("#profile #sound-on")
-        pg.wait_for_timeout(300)
+        pg.evaluate("new Promise((done) => setTimeout(done, 0))")    # (the page has read the answer)
         assert pg.locator("#profile #email-input").count() == 0
 
         base, box = mail_server
@@ -461,9 +465,7 @@ def test_email_settings_where_the_server_sends_mail(browser, server, mail_server
         m.click("#email-save")
         m.wait_for_selector("#email-state:has-text('confirmation e-mail was sent')")
         assert "finn@example.org" in m.inner_text("#email-state")
-        deadline = time.monotonic() + 10
-        while not box.messages and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_for(lambda: box.messages)
         assert [e.rcpt_tos for e in box.messages] == [["finn@example.org"]]
         st = request("GET", f"{base}/api/people/me/settings", headers={"X-Player-Key": q.key()})
         assert st["email"] == "finn@example.org" and st["email_turns"] is True and st["email_confirmed"] is False

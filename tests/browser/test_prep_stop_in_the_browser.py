@@ -10,8 +10,10 @@ game is exactly the engine's game after ``stop``.
 The seed and the clicks were found by scanning seeds with the engine alone
 (``mysticvale.new_game(players=2, seed=s, ruleset="german", finish_turn=True)``, both seats
 passing the Planting and ending Harvest and turn, the first seat buying a commons card with growth
-when it can): with seed 49 the first seat's Prep stop comes in its fourth turn, after 13 of its
+when it can): with seed 49 the first seat's Prep stop comes in its fourth turn, after 12 of its
 decisions.  Both seats are people, so no bot's choice enters and the game is the same every run.
+The turn then ends with Finish Turn (yucata's turn order at a table), and until then the stop can
+be taken back.
 """
 
 from __future__ import annotations
@@ -29,10 +31,10 @@ from browser_helpers import (MY_TURN, create_game, http_json, no_playback, open_
 pytestmark = pytest.mark.browser
 
 SEED = 49
-#: The first seat's decisions up to its Prep stop, as clicked: three turns of passing, then a
-#: Generic spirit with growth (commons 1.1) bought in the fourth; its Finish Turn starts the Prep
-#: that offers the stop.
-SEAT0 = ["pass", "finish", "finish"] * 3 + ["pass", "buy 1.1", "finish", "finish"]
+#: The first seat's decisions up to its Prep stop, as clicked: three turns of passing (Planting,
+#: End Harvest, Finish Turn after the Prep), then a Generic spirit with growth (commons 1.1) bought
+#: in the fourth; its End Harvest starts the Prep that offers the stop.
+SEAT0 = ["pass", "finish", "finish"] * 3 + ["pass", "buy 1.1", "finish"]
 MESSAGES = json.loads((Path(__file__).parents[2] / "src/mysticvale/web/static/messages/en.json")
                       .read_text(encoding="utf-8"))
 
@@ -148,10 +150,28 @@ def test_german_prep_stop_is_offered_in_words_and_stops_the_prep(page, browser, 
         assert body["observation"] == json.loads(json.dumps(stopped.observe(seat))), seat
         assert body["log"] == json.loads(json.dumps(stopped.log(seat))), seat
         assert body["observation"] != json.loads(json.dumps(pushed.observe(seat))), seat
-    after = seat_state(server, game, 0)["observation"]
+    stopped_state = seat_state(server, game, 0)
+    after = stopped_state["observation"]
     assert len(after["players"][0]["field"]) == field_cards          # no card played after the stop
+    # The turn ends with Finish Turn; until then the stop can be taken back.
+    assert after["pending"]["kind"] == "finish_turn" and stopped_state["can_undo"] is True
+    page.wait_for_selector("#finish")
+    page.wait_for_selector("#undo")
+    assert "Player 1 stops the Prep phase with 3 decay symbols showing." in page.inner_text("#log")
+    before = str(stopped_state["seq"])
+    page.click("#undo")
+    wait_seq_change(page, before)
+    page.wait_for_selector("#buttons [data-action=stop]")
+    assert seat_state(server, game, 0)["observation"]["pending"]["kind"] == "prep_stop"
+    before = page.evaluate("document.body.dataset.seq")
+    _click(page, "stop")
+    wait_seq_change(page, before)
+    page.wait_for_selector("#finish")
+    before = page.evaluate("document.body.dataset.seq")
+    page.click("#finish")
+    wait_seq_change(page, before)
+    after = seat_state(server, game, 0)["observation"]
     assert after["current_player"] == 1 and not after.get("pending")  # the next player's turn
     page.wait_for_function("document.body.dataset.myturn === 'no'")
-    assert "Player 1 stops the Prep phase with 3 decay symbols showing." in page.inner_text("#log")
     _no_zoom(page)
     page.screenshot(path=str(shot_dir / "prep-stopped-desktop.png"))

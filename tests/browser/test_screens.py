@@ -37,7 +37,6 @@ def sized(request, browser):
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(15_000)
     pg.add_init_script("localStorage.setItem('mysticvale.settings', JSON.stringify({animations: false, spoilChance: true}))")
     yield request.param, pg
     ctx.close()

@@ -78,6 +78,14 @@ def test_finish_turn_is_described_as_ending_the_turn(obs):
     assert render.describe_action("finish", obs).startswith("finish your turn")
 
 
+def test_the_reveal_after_a_when_played_ability_is_described(obs):
+    obs = dict(obs, phase="prep", pending={"kind": "reveal_next", "player": 0, "description": "revealing"})
+    text = render.describe_action("reveal", obs)
+    assert text.startswith("reveal your next on-deck card (your Prep phase goes on")
+    assert "can no longer be taken back" in text
+    assert "Planting phase goes on" in render.describe_action("reveal", dict(obs, phase="planting"))
+
+
 def test_the_german_prep_decision_is_described(obs):
     obs = dict(obs, phase="prep")
     assert render.describe_action("stop", obs).startswith("stop your Prep phase here (German rules")

@@ -26,6 +26,7 @@ from fastapi.testclient import TestClient
 import mysticvale as mv
 from mysticvale.engine.rng import Rng
 from mysticvale.server import create_app
+from waiting import PATIENCE, wait_for  # noqa: F401  (wait_for: for the tests)
 
 
 def in_ci() -> bool:
@@ -74,11 +75,12 @@ def pg_url():
         shutil.chown(sock, "nobody")
     os.chmod(root, 0o755)
     port = free_port()
-    run = lambda cmd: subprocess.run(_as_pg_user(cmd), check=True, capture_output=True, text=True, timeout=120)
+    run = lambda cmd: subprocess.run(_as_pg_user(cmd), check=True, capture_output=True, text=True,
+                                     timeout=2 * PATIENCE)
     try:
         run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
              "--no-sync"])
-        run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(logfile), "-w", "-t", "60", "-o",
+        run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(logfile), "-w", "-t", str(int(PATIENCE)), "-o",
              f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off", "start"])
     except subprocess.CalledProcessError as exc:
         log = logfile.read_text() if logfile.exists() else ""
@@ -147,18 +149,6 @@ def choose(seq: int, legal: list[str], salt: int = 0) -> str:
     return legal[Rng(1000 * salt + seq).below("pick", len(legal))]
 
 
-def wait_for(predicate, timeout: float = 30.0, interval: float = 0.01):
-    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` seconds."""
-    end = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out after {timeout} s waiting for {predicate}")
-        time.sleep(interval)
-
-
 class ServerProcess:
     """``mysticvale serve`` as a subprocess on a free port (for restart tests)."""
 
@@ -171,7 +161,7 @@ class ServerProcess:
         self.base = f"http://127.0.0.1:{self.port}"
         self.output = self.data_dir / "server.out"
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = PATIENCE) -> None:
         cmd = [sys.executable, "-c", "from mysticvale.cli.main import app; app()", "serve",
                "--port", str(self.port), "--data-dir", str(self.data_dir), "--allow-seed"]
         if self.database:

@@ -60,7 +60,7 @@ def play_until(client, gid: str, tokens: dict[int, str], done, limit: int = 400,
         if seat in tokens:
             act(client, gid, tokens[seat], salt)
         else:
-            wait_for(lambda: state(client, gid)["seq"] != spec["seq"], timeout=30)
+            wait_for(lambda: state(client, gid)["seq"] != spec["seq"])
     raise AssertionError("the condition never came")
 
 

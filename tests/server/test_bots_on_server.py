@@ -28,24 +28,28 @@ def test_thinking_time_only_for_bots_that_take_it(sqlite_client):
 def test_searching_bot_does_not_block_the_server(sqlite_client):
     _need("ismcts")
     c = sqlite_client
-    r = c.post("/api/games", json={"players": 2, "seed": 3, "bots": {"0": "ismcts:0.3", "1": "ismcts:0.3"}})
+    r = c.post("/api/games", json={"players": 2, "seed": 3, "bots": {"0": "ismcts:1", "1": "ismcts:1"}})
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
-    assert r.json()["seats"][0]["bot"] == "ismcts:0.3"
-    waits, t_end = [], time.monotonic() + 2.0
-    while time.monotonic() < t_end:      # the bots think 0.3 s per decision meanwhile
-        t = time.monotonic()
+    assert r.json()["seats"][0]["bot"] == "ismcts:1"
+    session = c.app.state.manager.get(gid)
+    wait_for(lambda: session.bot_busy)
+    # The bots think 1 s per decision meanwhile.  A request answered while the game stayed at one
+    # version was answered during a search, not after it: a server that waited for the bots would
+    # answer every request only once a move was made (seq changed), whatever the machine's load.
+    waits, during = [], []
+    end = time.monotonic() + 2.5
+    while time.monotonic() < end:
+        at, t = session.seq, time.monotonic()
         assert c.get(f"/api/games/{gid}/summary").status_code == 200
         waits.append(time.monotonic() - t)
+        during.append(session.seq == at)
         time.sleep(0.02)
-    # A server that waited for the bots would make the typical request wait for a 0.3 s
-    # search; the median is what shows that.  (Single slow requests happen on a loaded
-    # 2-core machine running the test suite in parallel, so the worst is bounded loosely.)
+    assert sum(during) >= len(during) / 2, f"{sum(during)} of {len(during)} requests were answered during a search"
     waits.sort()
     median = waits[len(waits) // 2]
-    assert median < 0.05, f"requests waited {median:.2f} s (median) while the bots were thinking"
-    assert waits[-1] < 1.0, f"a request waited {waits[-1]:.2f} s while a bot was thinking"
-    seq = wait_for(lambda: c.get(f"/api/games/{gid}/state").json()["seq"] >= 3, timeout=20)
+    assert median < 0.25, f"requests waited {median:.2f} s (median) while the bots were thinking"
+    seq = wait_for(lambda: c.get(f"/api/games/{gid}/state").json()["seq"] >= 3)
     assert seq
 
 
@@ -58,7 +62,7 @@ def test_bot_games_share_the_workers_fairly(sqlite_url):
     try:
         a, _ = mgr.create(2, ["base"], False, "yucata", {0: "random", 1: "random"})
         b, _ = mgr.create(2, ["base"], False, "yucata", {0: "random", 1: "random"})
-        wait_for(lambda: a.game.is_over() or b.game.is_over(), timeout=60)
+        wait_for(lambda: a.game.is_over() or b.game.is_over())
         # one worker, two games: they moved in turns, so the other game is well under way too
         assert min(a.seq, b.seq) > 0.5 * max(a.seq, b.seq)
     finally:

@@ -12,6 +12,7 @@ import threading
 import pytest
 from conftest import wait_for
 from social_helpers import count, create, dump, key, my_games, person
+from waiting import PATIENCE
 
 from mysticvale.server import chat as chat_limits
 from mysticvale.server.social import table_feed
@@ -147,16 +148,17 @@ def test_the_table_feed_carries_new_messages_and_claims_live(client):
     async def listen():
         feed = table_feed(social, gid)
         first = asyncio.ensure_future(feed.__anext__())
-        await asyncio.sleep(0.05)             # subscribed (the generator runs up to its first await)
+        while gid not in social.hub.listening("game"):     # subscribed (it runs up to its first await)
+            await asyncio.sleep(0.01)
         loop = asyncio.get_running_loop()
         r = await loop.run_in_executor(None, lambda: client.post(
             f"/api/games/{gid}/chat", json={"text": "<i>hello</i>"}, headers=key(a)))
         assert r.status_code == 201
-        chat = await asyncio.wait_for(first, 10)
+        chat = await asyncio.wait_for(first, PATIENCE)
         r = await loop.run_in_executor(None, lambda: client.post(
             f"/api/games/{gid}/claim", json={"token": token1}, headers=key(b)))
         assert r.status_code == 200
-        seats = await asyncio.wait_for(feed.__anext__(), 10)
+        seats = await asyncio.wait_for(feed.__anext__(), PATIENCE)
         await feed.aclose()
         return chat, seats
 
@@ -164,7 +166,7 @@ def test_the_table_feed_carries_new_messages_and_claims_live(client):
     result: list = []
     listener = threading.Thread(target=lambda: result.append(asyncio.run(listen())))
     listener.start()
-    listener.join(60)
+    listener.join(2 * PATIENCE)
     chat, seats = result[0]
     assert chat == {"type": "chat", "message": read(client, gid)["messages"][0]}
     assert chat["message"]["text"] == "<i>hello</i>" and chat["message"]["name"] == "Anna"

@@ -13,6 +13,7 @@ import time
 import httpx
 import mysticvale as mv
 from conftest import ServerProcess, _fresh_pg_database, choose, server_game, wait_for
+from waiting import HTTP_TIMEOUT
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
@@ -52,7 +53,7 @@ class Socket(threading.Thread):
             url = srv.base.replace("http://", "ws://") + f"/api/games/{self.gid}/ws"
             protocols = ["mysticvale"] + ([f"mysticvale.token.{self.token}"] if self.token else [])
             try:
-                with connect(url, subprotocols=protocols, open_timeout=5) as ws:
+                with connect(url, subprotocols=protocols, open_timeout=HTTP_TIMEOUT) as ws:
                     while not self.stop:
                         try:
                             msg = json.loads(ws.recv(timeout=0.2))
@@ -79,7 +80,7 @@ def test_two_processes_one_killed_nothing_lost_or_doubled(tmp_path, pg_url):
         for _ in range(20):
             srv = rng.choice(live())
             try:
-                return getattr(httpx, method)(srv.base + path, timeout=10, **kw)
+                return getattr(httpx, method)(srv.base + path, timeout=HTTP_TIMEOUT, **kw)
             except httpx.HTTPError:
                 time.sleep(0.05)
         raise AssertionError("no server answered")
@@ -135,18 +136,18 @@ def test_two_processes_one_killed_nothing_lost_or_doubled(tmp_path, pg_url):
                 # both seats' sockets hear of it, whichever process they are connected to
                 for s in sockets:
                     if s.gid == gid:
-                        wait_for(lambda: s.seqs and s.seqs[-1] >= applied, timeout=15, interval=0.005)
+                        wait_for(lambda: s.seqs and s.seqs[-1] >= applied, interval=0.005)
             if not pending:
                 break
         assert killed
         # the bot-only game (its bots possibly taken over from the killed process) plays to its end
         wait_for(lambda: all(request("get", f"/api/games/{gid}/summary").json()["over"]
-                             for gid, _, _, tokens in games if not tokens), timeout=120, interval=0.2)
+                             for gid, _, _, tokens in games if not tokens), interval=0.2)
         finals = {gid: request("get", f"/api/games/{gid}/state").json() for gid, *_ in games}
         # every socket, reconnected or not, receives its game's final state
         for s in sockets:
             final = finals[s.gid]["seq"]
-            wait_for(lambda: s.seqs and s.seqs[-1] >= final, timeout=30)
+            wait_for(lambda: s.seqs and s.seqs[-1] >= final)
             assert s.seqs[-1] == final
     finally:
         for s in sockets:
@@ -171,7 +172,7 @@ def test_two_processes_one_killed_nothing_lost_or_doubled(tmp_path, pg_url):
 
 def _post(server: ServerProcess, gid: str, body: dict, headers: dict):
     try:
-        return httpx.post(f"{server.base}/api/games/{gid}/actions", json=body, headers=headers, timeout=10).status_code
+        return httpx.post(f"{server.base}/api/games/{gid}/actions", json=body, headers=headers, timeout=HTTP_TIMEOUT).status_code
     except httpx.HTTPError as exc:
         return exc
 
@@ -190,20 +191,20 @@ def test_serve_with_two_workers_on_postgresql(tmp_path, pg_url):
     srv.start()
     try:
         g = httpx.post(srv.base + "/api/games", json={"players": 2, "seed": 9, "bots": {"1": "random"}},
-                       timeout=10).json()
+                       timeout=HTTP_TIMEOUT).json()
         token = g["seats"][0]["token"]
         ref = reference(9, {1: "random"}, None)
         # requests land on either worker (the kernel spreads connections); the game goes on as one
         for _ in range(25):
             st = wait_for(lambda: (lambda s: s if s["legal_actions"] or s["observation"]["over"] else None)(
-                httpx.get(f"{srv.base}/api/games/{g['id']}/state", headers={"X-Seat-Token": token}, timeout=10)
-                .json()), timeout=30)
+                httpx.get(f"{srv.base}/api/games/{g['id']}/state", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT)
+                .json()))
             if st["observation"]["over"]:
                 break
-            r = httpx.post(f"{srv.base}/api/games/{g['id']}/actions", headers={"X-Seat-Token": token}, timeout=10,
+            r = httpx.post(f"{srv.base}/api/games/{g['id']}/actions", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT,
                            json={"action": choose(st["seq"], st["legal_actions"]), "seq": st["seq"]})
             assert r.status_code == 200, r.text
-        final = httpx.get(f"{srv.base}/api/games/{g['id']}/state", timeout=10).json()
+        final = httpx.get(f"{srv.base}/api/games/{g['id']}/state", timeout=HTTP_TIMEOUT).json()
         assert final["log"] == reference(9, {1: "random"}, final["seq"]).log(None)
         assert ref.history[:final["seq"]] == reference(9, {1: "random"}, final["seq"]).history
     finally:

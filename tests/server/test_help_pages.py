@@ -3,6 +3,7 @@ plain HTML only, served by the server."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -104,3 +105,17 @@ def test_the_server_serves_the_help(sqlite_client):
         r = sqlite_client.get(f"/static/help/{lang}.html")
         assert r.status_code == 200 and "text/html" in r.headers["content-type"]
         assert f'lang="{lang}"' in r.text
+
+
+def test_the_rules_page_is_the_help_with_the_tables_styles(sqlite_client):
+    """The top bar's Rules link opens /rules/<lang>: the fragment in a whole page with the stylesheet
+    (it opened as unstyled text before), in its language; another language gets the English page."""
+    for lang, back in (("en", "Back to the games"), ("de", "Zurück zu den Spielen")):
+        r = sqlite_client.get(f"/rules/{lang}")
+        assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+        text = r.text
+        assert text.startswith("<!doctype html>") and f'<html lang="{lang}">' in text
+        assert '<link rel="stylesheet" href="/static/style.css">' in text
+        assert '<body class="rules-page">' in text and back in text
+        assert set(outline(lang).ids) <= set(re.findall(r'id="([^"]+)"', text))
+    assert '<html lang="en">' in sqlite_client.get("/rules/fr").text

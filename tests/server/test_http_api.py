@@ -257,7 +257,7 @@ def test_summary_and_bot_plays_its_seat(client):
     assert summary["winners"] == [] and summary["round"] >= 1
     # the bot moves by itself until the human must act; then the human plays until the game ends
     for _ in range(2000):
-        st = wait_for(lambda: _my_turn_or_over(client, gid, token), timeout=20)
+        st = wait_for(lambda: _my_turn_or_over(client, gid, token))
         if st["observation"]["over"]:
             break
         assert st["observation"]["acting_player"] == 0
@@ -295,7 +295,7 @@ def test_a_german_game_with_a_bot_seat_plays_to_the_end_with_its_prep_decisions(
     gid, token = g["id"], g["seats"][0]["token"]
     asked = 0
     for _ in range(3000):
-        st = wait_for(lambda: _my_turn_or_over(client, gid, token), timeout=20)
+        st = wait_for(lambda: _my_turn_or_over(client, gid, token))
         if st["observation"]["over"]:
             break
         assert st["observation"]["ruleset"] == "german"

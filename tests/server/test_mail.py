@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 from conftest import free_port, wait_for
+from waiting import HTTP_TIMEOUT, PATIENCE
 from fastapi.testclient import TestClient
 from social_helpers import act, create, engine, key, person, state
 
@@ -43,7 +44,7 @@ class Inbox:
         return "250 OK"
 
     def wait(self, n: int):
-        wait_for(lambda: len(self.mails) >= n, timeout=20)
+        wait_for(lambda: len(self.mails) >= n)
         return self.mails[n - 1]
 
 
@@ -59,7 +60,7 @@ def smtp():
         controller.stop()
 
 
-def mail_app(url: str, port: int, *, delay: float = 0.0, timeout: float = 10.0, tls: bool = False,
+def mail_app(url: str, port: int, *, delay: float = 0.0, timeout: float = HTTP_TIMEOUT, tls: bool = False,
              user: str | None = None, password: str | None = None):
     settings = MailSettings(SmtpServer(tls, "127.0.0.1", port, user, password), PUBLIC, "Mystic Vale <vale@vale.example>",
                             delay=delay, timeout=timeout)
@@ -91,9 +92,9 @@ def notices(client) -> list[tuple]:
 
 def settle(client) -> None:
     """Wait until the change listener and the mailer have dealt with everything due."""
-    client.app.state.social.wait_idle()
+    assert client.app.state.social.wait_idle(PATIENCE)
     wait_for(lambda: all(n[3] not in ("pending", "sending") for n in notices(client))
-             or client.app.state.social.mail.delay > 0, timeout=30)
+             or client.app.state.social.mail.delay > 0)
 
 
 def test_without_smtp_no_mail_is_sent_and_the_settings_say_so(client):
@@ -176,7 +177,7 @@ def test_your_turn_mail_goes_once_per_turn_to_the_players_own_address_only(db_ur
             spec = state(c, gid)
             seat = spec["observation"]["acting_player"]
             if seat == 2:
-                wait_for(lambda: state(c, gid)["seq"] != spec["seq"], timeout=30)
+                wait_for(lambda: state(c, gid)["seq"] != spec["seq"])
                 continue
             if seat == 0:
                 settle(c)          # Anna is away until her e-mail has gone
@@ -213,18 +214,18 @@ def test_a_turn_taken_before_the_delay_sends_nothing(sqlite_url, smtp):
             for _ in range(200):
                 spec = state(c, gid)
                 if spec["observation"]["acting_player"] == 0:
-                    if spec["seq"] > 0 and social.wait_idle() and notices(c) and notices(c)[-1][3] == "pending":
+                    if spec["seq"] > 0 and social.wait_idle(PATIENCE) and notices(c) and notices(c)[-1][3] == "pending":
                         return spec
                     act(c, gid, token)
                 else:
-                    wait_for(lambda: state(c, gid)["seq"] != spec["seq"], timeout=30)
+                    wait_for(lambda: state(c, gid)["seq"] != spec["seq"])
             raise AssertionError("Anna's turn never came")
 
         def make_due():
             with engine(c).begin() as conn:
                 conn.execute(sa.text("UPDATE turn_notices SET due_at = 0 WHERE state = 'pending'"))
             social.mailer._wake.set()
-            wait_for(lambda: notices(c)[-1][3] not in ("pending", "sending"), timeout=20)
+            wait_for(lambda: notices(c)[-1][3] not in ("pending", "sending"))
 
         anna_to_act_after_the_bot()
         act(c, gid, token)                        # Anna is at the table: she acts before the e-mail is due
@@ -254,7 +255,7 @@ def test_a_german_speakers_mail_comes_in_german(sqlite_url, smtp):
         for _ in range(300):                      # Greta plays; the bot hands her the turn back
             spec = state(c, gid)
             if spec["observation"]["acting_player"] != 0:
-                wait_for(lambda: state(c, gid)["seq"] != spec["seq"], timeout=30)
+                wait_for(lambda: state(c, gid)["seq"] != spec["seq"])
                 continue
             settle(c)                             # she is away until any e-mail due has gone
             if sent():
@@ -311,13 +312,13 @@ def test_a_dead_smtp_server_delays_no_move(sqlite_url):
                     act(c, gid, token)
                     moves += 1
                 else:
-                    wait_for(lambda: state(c, gid)["seq"] != spec["seq"], timeout=30)
+                    wait_for(lambda: state(c, gid)["seq"] != spec["seq"])
                 assert moves < 400
             # every move was answered while the SMTP server had not said a word
             assert hole.accepted and not hole.release.is_set()
             [hanging] = [n for n in notices(c) if n[3] == "sending"]
             hole.close()                                # the SMTP exchange fails now: the notice is marked
-            wait_for(lambda: [n[3] for n in notices(c) if n[:3] == hanging[:3]] == ["failed"], timeout=30)
+            wait_for(lambda: [n[3] for n in notices(c) if n[:3] == hanging[:3]] == ["failed"])
     finally:
         hole.close()
 

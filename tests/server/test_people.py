@@ -212,7 +212,7 @@ def test_my_games_list_my_turn_first_then_running_then_finished(client):
     (mine, t_mine), (theirs, t_theirs) = games
     play_until(client, mine, t_mine, lambda s: s["observation"]["acting_player"] == 0 and s["seq"] > 0)
     play_until(client, theirs, t_theirs, lambda s: s["observation"]["acting_player"] == 1 and s["seq"] > 0)
-    wait_for(lambda: state(client, done["id"])["observation"]["over"], timeout=60)
+    wait_for(lambda: state(client, done["id"])["observation"]["over"])
     rows = my_games(client, a)
     assert [(r["id"], r["status"]) for r in rows] == [(mine, "your_turn"), (theirs, "running"),
                                                       (done["id"], "finished")]

@@ -12,6 +12,7 @@ import threading
 import httpx
 import pytest
 from conftest import server_on_backend
+from waiting import HTTP_TIMEOUT
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -22,7 +23,7 @@ class Api:
 
     def call(self, method: str, path: str, who: dict | None = None, **kw) -> httpx.Response:
         headers = {"X-Player-Key": who["key"]} if who else None
-        return httpx.request(method, self.base + path, headers=headers, timeout=10, **kw)
+        return httpx.request(method, self.base + path, headers=headers, timeout=HTTP_TIMEOUT, **kw)
 
     def ok(self, method: str, path: str, who: dict | None = None, **kw):
         r = self.call(method, path, who, **kw)
@@ -103,7 +104,7 @@ def test_people_claims_chat_and_settings_survive_sigkill(tmp_path, request, back
         assert chat[:2] == before[g1["id"]][1]["messages"]
         # the keys still open the same seats, whose tokens still play
         row = next(r for r in after["Bob"][1]["games"] if r["id"] == g1["id"])
-        st = httpx.get(f"{srv.base}/api/games/{g1['id']}/state", params={"token": row["token"]}, timeout=10)
+        st = httpx.get(f"{srv.base}/api/games/{g1['id']}/state", params={"token": row["token"]}, timeout=HTTP_TIMEOUT)
         assert st.status_code == 200 and st.json()["seat"] == 1
     finally:
         srv.kill()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from social_helpers import act, create, key, person, state
+from waiting import PATIENCE
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -58,7 +59,7 @@ def test_the_lobby_socket_never_tells_of_other_peoples_games(client):
         create(client, a)                        # Anna's new game is not Cleo's business
         msg = ws.receive_json()
         assert msg["type"] == "game" and msg["game"]["id"] == mine["id"]
-        client.app.state.social.wait_idle()
+        assert client.app.state.social.wait_idle(PATIENCE)
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}     # nothing came in between
 

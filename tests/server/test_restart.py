@@ -17,6 +17,7 @@ import httpx
 import mysticvale as mv
 import pytest
 from conftest import choose, server_game, server_on_backend, wait_for
+from waiting import HTTP_TIMEOUT
 
 from mysticvale.bots import SeatView, make_bot
 from mysticvale.server import Storage, bot_seed
@@ -41,7 +42,7 @@ def reference(seed: int, players: int, bots: dict[int, str], actions: int | None
 
 
 def get_state(base: str, gid: str, token: str | None = None) -> dict:
-    r = httpx.get(f"{base}/api/games/{gid}/state", params={"token": token} if token else None, timeout=10)
+    r = httpx.get(f"{base}/api/games/{gid}/state", params={"token": token} if token else None, timeout=HTTP_TIMEOUT)
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -55,10 +56,10 @@ def play_human(base: str, gid: str, token: str, moves: int) -> dict:
     """Play ``moves`` actions of the human seat (waiting for the bot in between)."""
     st = get_state(base, gid, token)
     for _ in range(moves):
-        st = wait_for(lambda: my_turn_or_over(base, gid, token), timeout=30, interval=0.02)
+        st = wait_for(lambda: my_turn_or_over(base, gid, token), interval=0.02)
         if st["observation"]["over"]:
             break
-        r = httpx.post(f"{base}/api/games/{gid}/actions", timeout=10,
+        r = httpx.post(f"{base}/api/games/{gid}/actions", timeout=HTTP_TIMEOUT,
                        json={"token": token, "action": choose(st["seq"], st["legal_actions"]), "seq": st["seq"]})
         assert r.status_code == 200, r.text
         st = r.json()
@@ -71,13 +72,13 @@ def test_sigkill_mid_game_loses_and_duplicates_nothing(tmp_path, request, backen
     try:
         base = srv.base
         b = httpx.post(f"{base}/api/games", json={"players": 2, "seed": SEED_B,
-                                                   "bots": {"0": "random", "1": "random"}}, timeout=10).json()
+                                                   "bots": {"0": "random", "1": "random"}}, timeout=HTTP_TIMEOUT).json()
         a = httpx.post(f"{base}/api/games", json={"players": 2, "seed": SEED_A, "bots": {"1": "random"}},
-                       timeout=10).json()
+                       timeout=HTTP_TIMEOUT).json()
         gid_a, gid_b, token = a["id"], b["id"], a["seats"][0]["token"]
 
         # 1. Kill while B's bots are playing.
-        wait_for(lambda: get_state(base, gid_b)["seq"] >= 20, timeout=30, interval=0.002)
+        wait_for(lambda: get_state(base, gid_b)["seq"] >= 20, interval=0.002)
         srv.kill()
         srv.start()
         seq_b_killed = get_state(base, gid_b)["seq"]
@@ -85,13 +86,13 @@ def test_sigkill_mid_game_loses_and_duplicates_nothing(tmp_path, request, backen
 
         # 2. Play some of A, then kill with an action request in flight.
         st = play_human(base, gid_a, token, 25)
-        st = wait_for(lambda: my_turn_or_over(base, gid_a, token), timeout=30)
+        st = wait_for(lambda: my_turn_or_over(base, gid_a, token))
         action, seq = choose(st["seq"], st["legal_actions"]), st["seq"]
         answers: list = []
 
         def send():
             try:
-                answers.append(httpx.post(f"{base}/api/games/{gid_a}/actions", timeout=10,
+                answers.append(httpx.post(f"{base}/api/games/{gid_a}/actions", timeout=HTTP_TIMEOUT,
                                           json={"token": token, "action": action, "seq": seq}).status_code)
             except httpx.HTTPError as exc:
                 answers.append(exc)
@@ -103,7 +104,7 @@ def test_sigkill_mid_game_loses_and_duplicates_nothing(tmp_path, request, backen
         sender.join()
         srv.start()
         # The client does not know whether its action was stored: it retries with the same seq.
-        retry = httpx.post(f"{base}/api/games/{gid_a}/actions", timeout=10,
+        retry = httpx.post(f"{base}/api/games/{gid_a}/actions", timeout=HTTP_TIMEOUT,
                            json={"token": token, "action": action, "seq": seq})
         # Either way the retry succeeds, and the action is in the log exactly once: if it was stored
         # before the kill, the retry finds its own record and says so instead of applying it again.
@@ -114,10 +115,10 @@ def test_sigkill_mid_game_loses_and_duplicates_nothing(tmp_path, request, backen
 
         # 3. Kill just after the human hands the turn to A's bot (the bot is playing), then finish.
         for _ in range(500):
-            st = wait_for(lambda: my_turn_or_over(base, gid_a, token), timeout=30)
+            st = wait_for(lambda: my_turn_or_over(base, gid_a, token))
             if st["observation"]["over"]:
                 break
-            r = httpx.post(f"{base}/api/games/{gid_a}/actions", timeout=10, json={
+            r = httpx.post(f"{base}/api/games/{gid_a}/actions", timeout=HTTP_TIMEOUT, json={
                 "token": token, "action": choose(st["seq"], st["legal_actions"]), "seq": st["seq"]})
             assert r.status_code == 200, r.text
             if r.json()["observation"]["acting_player"] == 1:
@@ -125,8 +126,8 @@ def test_sigkill_mid_game_loses_and_duplicates_nothing(tmp_path, request, backen
         srv.kill()
         srv.start()
         play_human(base, gid_a, token, 15)
-        wait_for(lambda: my_turn_or_over(base, gid_a, token), timeout=30)
-        wait_for(lambda: get_state(base, gid_b)["observation"]["over"], timeout=60)
+        wait_for(lambda: my_turn_or_over(base, gid_a, token))
+        wait_for(lambda: get_state(base, gid_b)["observation"]["over"])
 
         # 4. Compare with the uninterrupted games.
         final_a, final_b = get_state(base, gid_a, token), get_state(base, gid_b)

@@ -46,7 +46,7 @@ def test_games_in_use_stay_one_game_and_keep_pushing_while_the_cache_overflows(s
             # A request holds a third game meanwhile.
             held_game = c.post("/api/games", json={"players": 2}).json()["id"]
             with manager.use(held_game) as held:
-                wait_for(lambda: session_b.bot_busy, timeout=30)
+                wait_for(lambda: session_b.bot_busy)
                 for _ in range(12):                 # the cache (2) overflows many times over
                     assert c.post("/api/games", json={"players": 2}).status_code == 201
                 assert manager.loaded() >= 3
@@ -60,7 +60,7 @@ def test_games_in_use_stay_one_game_and_keep_pushing_while_the_cache_overflows(s
             assert r.status_code == 200, r.text
             assert _until(ws, lambda m: m["seq"] == 1)["seq"] == 1
         # the thinking bot's game is the same session, and its bots went on playing in it
-        wait_for(lambda: session_b.seq >= 2, timeout=60)
+        wait_for(lambda: session_b.seq >= 2)
         assert manager.get(b["id"]) is session_b and session_b.bot_error is None
         assert c.get(f"/api/games/{b['id']}/state").json()["seq"] == session_b.seq or session_b.bot_busy
         # when nobody uses them any more, idle games are dropped down to the bound; the bots' game stays

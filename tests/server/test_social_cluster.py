@@ -10,12 +10,13 @@ import time
 import httpx
 import pytest
 from conftest import ServerProcess, _fresh_pg_database
+from waiting import HTTP_TIMEOUT, PATIENCE
 from websockets.sync.client import connect
 
 MARKUP = "<script>alert(1)</script> & <b>hi</b>"
 
 
-def until(ws, wanted, timeout: float = 20.0) -> dict:
+def until(ws, wanted, timeout: float = PATIENCE) -> dict:
     """The first message on ``ws`` for which ``wanted(message)`` is true (others are skipped)."""
     end = time.monotonic() + timeout
     while True:
@@ -37,7 +38,7 @@ def servers(tmp_path, pg_url):
     try:
         for p in procs:
             p.data_dir.mkdir()
-            p.start(timeout=60)
+            p.start()
         yield procs
     finally:
         for p in procs:
@@ -47,17 +48,17 @@ def servers(tmp_path, pg_url):
 def test_chat_claims_and_moves_reach_the_other_process(servers):
     a, b = servers
     ws_a, ws_b = (s.base.replace("http://", "ws://") for s in servers)
-    post = lambda srv, path, **kw: httpx.post(srv.base + path, timeout=10, **kw)
+    post = lambda srv, path, **kw: httpx.post(srv.base + path, timeout=HTTP_TIMEOUT, **kw)
     anna = post(a, "/api/people", json={"name": "Anna"}).json()
     bob = post(a, "/api/people", json={"name": "Bob"}).json()
     g = post(a, "/api/games", json={"players": 2, "seed": 5}, headers={"X-Player-Key": anna["key"]}).json()
     g2 = post(a, "/api/games", json={"players": 2, "seed": 6}, headers={"X-Player-Key": anna["key"]}).json()
     gid, t0, t1 = g["id"], g["seats"][0]["token"], g["seats"][1]["token"]
     with connect(f"{ws_b}/api/people/me/ws", subprotocols=["mysticvale", "mysticvale.key." + bob["key"]],
-                 open_timeout=10) as lobby_b, \
-            connect(f"{ws_b}/api/games/{gid}/ws", subprotocols=["mysticvale"], open_timeout=10) as table_b, \
+                 open_timeout=HTTP_TIMEOUT) as lobby_b, \
+            connect(f"{ws_b}/api/games/{gid}/ws", subprotocols=["mysticvale"], open_timeout=HTTP_TIMEOUT) as table_b, \
             connect(f"{ws_a}/api/games/{gid}/ws", subprotocols=["mysticvale", "mysticvale.token." + t0],
-                    open_timeout=10) as table_a:
+                    open_timeout=HTTP_TIMEOUT) as table_a:
         assert until(lobby_b, lambda m: m["type"] == "games")["games"] == []
         until(table_b, lambda m: m["type"] == "state")
         until(table_a, lambda m: m["type"] == "state")
@@ -77,7 +78,7 @@ def test_chat_claims_and_moves_reach_the_other_process(servers):
         assert until(lobby_b, lambda m: m["type"] == "game" and m["game"]["chat_messages"] == 1)["game"]["id"] == gid
         # and the other way: a message written over a seat's socket on B reaches the table on A
         with connect(f"{ws_b}/api/games/{gid}/ws", subprotocols=["mysticvale", "mysticvale.token." + t1],
-                     open_timeout=10) as bob_b:
+                     open_timeout=HTTP_TIMEOUT) as bob_b:
             until(bob_b, lambda m: m["type"] == "state")
             bob_b.send(json.dumps({"type": "chat", "text": "gg, Anna"}))
             mine = until(bob_b, lambda m: m["type"] in ("chat", "error"))
@@ -88,11 +89,11 @@ def test_chat_claims_and_moves_reach_the_other_process(servers):
                  headers={"X-Player-Key": bob["key"]})
         assert r.status_code == 200, r.text
         before = until(lobby_b, lambda m: m["type"] == "game" and m["game"]["id"] == g2["id"])["game"]
-        st = httpx.get(f"{a.base}/api/games/{g2['id']}/state", timeout=10).json()
+        st = httpx.get(f"{a.base}/api/games/{g2['id']}/state", timeout=HTTP_TIMEOUT).json()
         seat = st["observation"]["acting_player"]
         token = g2["seats"][seat]["token"]
         legal = httpx.get(f"{a.base}/api/games/{g2['id']}/state", headers={"X-Seat-Token": token},
-                          timeout=10).json()["legal_actions"]
+                          timeout=HTTP_TIMEOUT).json()["legal_actions"]
         r = post(a, f"/api/games/{g2['id']}/actions", json={"action": legal[0], "seq": st["seq"]},
                  headers={"X-Seat-Token": token})
         assert r.status_code == 200, r.text
@@ -100,7 +101,7 @@ def test_chat_claims_and_moves_reach_the_other_process(servers):
         after = until(lobby_b, lambda m: m["type"] == "game" and m["game"]["id"] == g2["id"]
                       and m["game"]["updated_at"] > before["updated_at"])["game"]
         assert after["updated_at"] > before["updated_at"]
-    stored = httpx.get(f"{b.base}/api/games/{gid}/chat", timeout=10).json()
+    stored = httpx.get(f"{b.base}/api/games/{gid}/chat", timeout=HTTP_TIMEOUT).json()
     assert [m["text"] for m in stored["messages"]] == [MARKUP, "gg, Anna"]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 from conftest import choose, wait_for
+from waiting import PATIENCE
 from fastapi.testclient import TestClient
 
 from mysticvale.server import Storage, create_app
@@ -148,10 +149,17 @@ def test_group_commit_stores_a_batch_together_and_refuses_only_the_taken_number(
     mgr = SessionManager(store, allow_seed=True)
     games = [mgr.create(2, ["base"], False, "yucata", {}, seed=80 + i)[0] for i in range(5)]
     summary = Summary(0, "planting", 1, False, [])
-    gate = threading.Event()
-    # hold the writer, so the appends below wait and are written as one batch
-    holder = threading.Thread(target=store._group.write, args=(lambda conn: gate.wait(10),))
+    gate, holding = threading.Event(), threading.Event()
+
+    def hold(conn):
+        holding.set()
+        assert gate.wait(PATIENCE), "the test did not release the writer"
+
+    # Hold the writer, so the appends below wait and are written as one batch.  The appends start
+    # only once the writer thread runs the holder: a write queued before that joins its batch.
+    holder = threading.Thread(target=store._group.write, args=(hold,))
     holder.start()
+    assert holding.wait(PATIENCE)
     results: dict[str, object] = {}
 
     def append(gid, seq):
@@ -164,7 +172,7 @@ def test_group_commit_stores_a_batch_together_and_refuses_only_the_taken_number(
     threads = [threading.Thread(target=append, args=(g.id, 2 if i == 2 else 1)) for i, g in enumerate(games)]
     for t in threads:
         t.start()
-    wait_for(lambda: len(store._group._waiting) == 5, timeout=10)
+    wait_for(lambda: len(store._group._waiting) == 5)
     gate.set()
     for t in threads + [holder]:
         t.join()

@@ -69,7 +69,7 @@ def test_chat_over_the_socket_reaches_every_table_socket_as_text(client, table):
     assert got == [{"type": "chat", "message": stored[0]}] * 3
     assert second == [{"type": "chat", "message": stored[1]}] * 3
     assert (stored[0]["seat"], stored[0]["name"], stored[1]["seat"], stored[1]["name"]) == (0, "Anna", 1, "Bob")
-    wait_for(lambda: client.app.state.social.hub.listening("game") == set(), timeout=10)   # feeds ended too
+    wait_for(lambda: client.app.state.social.hub.listening("game") == set())   # feeds ended too
 
 
 def test_a_spectator_or_an_unfit_text_is_refused_and_nothing_is_stored(client, table):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import mysticvale as mv
 import pytest
 from conftest import choose, server_game
@@ -163,3 +165,34 @@ def test_a_change_on_the_socket_is_answered_with_its_ref_and_counts_once(client)
         ws.send_json({"type": "undo", "seq": 1, "ref": 9})     # the push showed a card: no undo
         refused = answer()
         assert refused["ref"] == 9 and refused["status"] == 409
+
+
+@pytest.mark.parametrize("protocol2", [False, True])
+def test_the_answer_to_a_change_comes_before_the_push_of_its_version(sqlite_client, monkeypatch, protocol2):
+    # docs/protocol.md: a socket's own change is answered ("applied") before the push of the version
+    # it made.  The thread that applies the change wakes the socket's pusher before it returns; here
+    # it is made slow to return after that (as a loaded machine may make it), which used to let the
+    # push overtake the answer.
+    client = sqlite_client
+    g = _create(client, seed=22)
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    session = client.app.state.manager.get(gid)
+    wake = session._on_change
+
+    def slow_to_return(*args):
+        wake(*args)
+        time.sleep(0.3)
+
+    monkeypatch.setattr(session, "_on_change", slow_to_return)
+    acting = client.get(f"/api/games/{gid}/state").json()["observation"]["acting_player"]
+    with client.websocket_connect(f"/api/games/{gid}/ws" + ("?since=-1" if protocol2 else ""),
+                                  subprotocols=["mysticvale", "mysticvale.token." + tokens[acting]]) as ws:
+        assert ws.receive_json()["seq"] == 0
+        for seq in range(3):
+            st = client.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": tokens[acting]}).json()
+            if not st["legal_actions"]:
+                break
+            ws.send_json({"type": "action", "action": choose(seq, st["legal_actions"], 5), "seq": seq, "ref": seq})
+            assert ws.receive_json() == {"type": "applied", "applied_seq": seq + 1, "repeated": False, "ref": seq}
+            pushed = ws.receive_json()
+            assert pushed["type"] == ("delta" if protocol2 else "state") and pushed["seq"] == seq + 1

@@ -573,6 +573,10 @@ def describe_action(action: Action | str, obs: dict[str, Any]) -> str:
         prep = " (your Prep phase goes on)" if obs.get("phase") == "prep" else ""
         return (f"play your on-deck card {_card_label(on)} into your field and reveal the next card{prep}"
                 if on else f"play your on-deck card into your field and reveal the next card{prep}")
+    if a.verb == "reveal":
+        phase = "Prep" if obs.get("phase") == "prep" else "Planting"
+        return (f"reveal your next on-deck card (your {phase} phase goes on; the ability you just used "
+                "can no longer be taken back)")
     if a.verb == "stop":
         return ("stop your Prep phase here (German rules: more than 2 decay symbols show); "
                 "your next turn begins with this field")
@@ -610,7 +614,7 @@ def describe_action(action: Action | str, obs: dict[str, Any]) -> str:
         return "trade 3 spare spirit symbols for 1 VP"
     if a.verb == "finish":
         if (obs.get("pending") or {}).get("kind") == "finish_turn":
-            return "finish your turn (the commons are replenished and your next field is prepared)"
+            return "finish your turn (your field is prepared; the next player begins)"
         return "finish your Harvest (then sleeve what you bought and discard your field)"
     if a.verb == "sleeve" and args:
         adv = (obs.get("pending") or {}).get("advancement")

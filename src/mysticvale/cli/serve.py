@@ -84,6 +84,7 @@ def command(
     console.print(f"Mystic Vale is served at [bold]{public}/[/bold]  (API: {public}/docs; database: {where}"
                   f"{f'; {workers} processes' if workers > 1 else ''}; e-mail: {described if smtp else 'off'})",
                   highlight=False, soft_wrap=True)
+    console.print("Open the address in a browser; press Ctrl+C here to stop the server.", highlight=False)
     console.file.flush()
     options = dict(host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE,
                    proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips)

@@ -5,6 +5,8 @@ An action is a verb plus arguments, written as words separated by single spaces:
 ============================  =====================================================
 ``push`` / ``pass``           Planting phase
 ``push`` / ``stop``           go on with or stop the Prep phase (German rules, > 2 decay)
+``reveal``                    reveal the next on-deck card after a When Played ability
+                              (interface option ``finish_turn``: yucata's click on the deck)
 ``buy 2.3``                   buy the 3rd advancement of the level-2 commons row
 ``buy soil.middle``           buy a Fertile Soil for the middle slot
 ``buy 1.1 on #7``             ... declaring it will be sleeved on card #7 (a discount)
@@ -13,7 +15,7 @@ An action is a verb plus arguments, written as words separated by single spaces:
 ``use #7.2``                  use the ability of layer 2 of card #7
 ``use vale.3``                use the ability of your 3rd vale
 ``trade``                     trade 3 spare spirit symbols for 1 VP (yucata, german)
-``finish``                    end the Harvest phase
+``finish``                    end the Harvest phase; with ``finish_turn``, also Finish Turn
 ``sleeve #7``                 sleeve the advancement being placed on card #7
 ``upgrade #7``                upgrade your leader on card #7 (one of your two advancement buys)
 ``discard #7`` / ``keep``     answers to abilities (and ``skip``, ``resolve #7.2``, ...)
@@ -50,6 +52,7 @@ VERBS: dict[str, str] = {
     "upgrade": "pay a leader's upgrade cost to turn it to its upgraded side",
     "give": "give the named card or vale to another player",
     "stop": "stop the Prep phase now (German rules: more than 2 decay symbols show)",
+    "reveal": "reveal the next on-deck card (after a When Played ability, with Finish Turn)",
 }
 
 _TOKEN = re.compile(r"^[A-Za-z0-9#.+_\-,:]+$")

@@ -1,6 +1,6 @@
-"""The Discard phase: sleeve what was bought, Discard abilities, (with the interface option
-``finish_turn``) the player's Finish Turn, discard the field, replenish the commons and vale
-rows, and the yucata end-of-game trigger."""
+"""The Discard phase: sleeve what was bought, Discard abilities, discard the field, replenish
+the commons and vale rows, and the yucata end-of-game trigger.  (The interface option
+``finish_turn`` ends the turn after the Prep phase: engine/flow.py, ``end_of_prep``.)"""
 
 from __future__ import annotations
 
@@ -16,27 +16,9 @@ from .zones import ask, card_name, discard_card, log, schedule
 def _step_discard_start(st: State, s: Step) -> None:
     begin_phase(st, "discard")
     p = s.player
-    work = [Step("sleeve_next", p), Step("discard_abilities", p),
-            Step("leader_upgrades", p)]           # engine/leaders.py (file 003)
-    if st.finish_turn:
-        # The interface option Finish Turn (file 000, yucata: "you always have to conclude
-        # the Prep Phase explicitly with the 'Finish Turn' button"): the player confirms
-        # the turn before anything hidden is revealed (the commons are replenished from
-        # the supply decks, Prep reveals cards), so the last sleeve can be taken back.
-        work.append(Step("finish_turn", p))
-    work += [Step("discard_field", p), Step("replenish", p), Step("prep_start", p)]
-    schedule(st, *work)
-
-
-@step("finish_turn")
-def _step_finish_turn(st: State, s: Step) -> None:
-    ask(st, "finish_turn", s.player)
-
-
-@decision("finish_turn", lambda st, pd: [Action("finish")],
-          lambda st, pd: "finishing the turn (Finish Turn)")
-def _finish_turn_apply(st: State, pd, action: Action) -> None:
-    log(st, "finish_turn", pd.player, f"Player {pd.player + 1} finishes the turn.")
+    schedule(st, Step("sleeve_next", p), Step("discard_abilities", p),
+             Step("leader_upgrades", p),          # engine/leaders.py (file 003)
+             Step("discard_field", p), Step("replenish", p), Step("prep_start", p))
 
 
 def sleeve_targets(st: State, p: int) -> list[int]:

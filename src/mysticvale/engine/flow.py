@@ -174,18 +174,43 @@ def apply_planting(st: State, action: Action) -> None:
 
 def play_on_deck(st: State, p: int) -> list[Step]:
     """Place the on-deck card into the field; return the steps that follow: resolve its
-    When Played abilities, then reveal the next on-deck card (file 000, Planting step B)."""
+    When Played abilities, then reveal the next on-deck card (file 000, Planting step B).
+
+    With the interface option ``finish_turn`` the reveal waits for the player's ``reveal``
+    after a When Played ability the player used (see the "reveal_pause" step)."""
     pl = st.players[p]
     card = pl.on_deck
     assert card is not None
     pl.field.append(card)
     pl.on_deck = None
-    return [Step("when_played", p, {"card": card}), Step("reveal", p)]
+    work = [Step("when_played", p, {"card": card})]
+    if st.finish_turn:
+        work.append(Step("reveal_pause", p, {"mark": len(st.history)}))
+    work.append(Step("reveal", p))
+    return work
 
 
 @step("when_played")
 def _step_when_played(st: State, s: Step) -> None:
     queue_triggered(st, s.player, trigger_items(st, [s.data["card"]], "when_played"))
+
+
+@step("reveal_pause")
+def _step_reveal_pause(st: State, s: Step) -> None:
+    """yucata's interface (file 000): "if there are usable abilities (usually 'When Played'
+    abilities), you explicitly have to click on the deck to reveal the next card. This
+    enables you to undo use of the ability."  A When Played ability was usable when its
+    resolution asked the player something (a choice, or whether to use an optional
+    ability): an action was answered since the card was played (``mark``: the number of
+    actions then).  Abilities that resolve by themselves do not stop the reveal."""
+    if len(st.history) > s.data["mark"]:
+        ask(st, "reveal_next", s.player)
+
+
+@decision("reveal_next", lambda st, pd: [Action("reveal")],
+          lambda st, pd: "revealing the next on-deck card")
+def _reveal_next_apply(st: State, pd, action: Action) -> None:
+    """The player goes on: the "reveal" step that follows turns up the next on-deck card."""
 
 
 @step("reveal")
@@ -352,7 +377,7 @@ def _step_prep(st: State, s: Step) -> None:
         schedule(st, Step("reveal", p), Step("spoil_check", p), Step("prep_step", p))
         return
     if net_decay(st, p) >= PREP_UNTIL or pl.on_deck is None or pl.harvest_next:
-        schedule(st, Step("end_turn", p))
+        schedule(st, *end_of_prep(st, p))
         return
     if st.ruleset.prep_early_stop and decay_symbols(st, p) > PREP_STOP_OVER:
         # German rules: with more than 2 decay symbols showing the player may stop, though
@@ -382,7 +407,7 @@ def _prep_stop_apply(st: State, pd, action: Action) -> None:
     if action.verb == "stop":
         log(st, "prep_stop", p, f"Player {p + 1} stops the Prep phase with {decay_symbols(st, p)} decay "
             f"symbols showing.")
-        schedule(st, Step("end_turn", p))
+        schedule(st, *end_of_prep(st, p))
     else:
         log(st, "push", p, f"Player {p + 1} goes on with the Prep phase and plays "
             f"{card_name(st, st.players[p].on_deck)}.")
@@ -390,6 +415,27 @@ def _prep_stop_apply(st: State, pd, action: Action) -> None:
 
 
 # -- end of turn and of game -------------------------------------------------------
+def end_of_prep(st: State, p: int) -> list[Step]:
+    """The Prep phase is over: the turn ends.  With the interface option ``finish_turn`` the
+    player first concludes it with ``finish`` (file 000, yucata: "you always have to conclude
+    the Prep Phase explicitly with the 'Finish Turn' button"), so the last choice made in the
+    Prep (a When Played ability, the German rules' stop) can still be taken back."""
+    if st.finish_turn:
+        return [Step("finish_turn", p), Step("end_turn", p)]
+    return [Step("end_turn", p)]
+
+
+@step("finish_turn")
+def _step_finish_turn(st: State, s: Step) -> None:
+    ask(st, "finish_turn", s.player)
+
+
+@decision("finish_turn", lambda st, pd: [Action("finish")],
+          lambda st, pd: "finishing the turn (Finish Turn)")
+def _finish_turn_apply(st: State, pd, action: Action) -> None:
+    log(st, "finish_turn", pd.player, f"Player {pd.player + 1} finishes the turn.")
+
+
 @step("end_turn")
 def _step_end_turn(st: State, s: Step) -> None:
     p = s.player

@@ -155,10 +155,11 @@ def new_game(players: int = 2, seed: int = 0, sets: Iterable[str] = ("base",), r
     ``yucata`` (default), ``english`` or ``german``; ``catalogue``: your own catalogue
     file(s) replacing built-in set data; ``leaders``: play with the Twilight Garden leaders
     (each player first chooses one of two dealt leaders, a pending decision before the first
-    turn); ``finish_turn``: an interface option, not a rule: each turn ends with the active
-    player's explicit ``finish`` (Finish Turn, as on yucata) after sleeving and the Discard
-    abilities and before the commons are replenished and Prep reveals cards, so that an
-    undo can still take back the last sleeve (saved with the game).
+    turn); ``finish_turn``: an interface option, not a rule (saved with the game), yucata's
+    turn order for tables with undo: after a When Played ability the player used (a choice,
+    or an optional ability), the next on-deck card is revealed only on the player's
+    ``reveal`` (so the use can be undone), and the turn ends after the Prep phase with the
+    player's ``finish`` (Finish Turn).  What is revealed, spoiled and scored is the same.
     """
     from ..cards.catalogue import load_catalogue
 

@@ -172,9 +172,10 @@ class State:
     #: Leader cards that have been face up (on deck, in a field, revealed): which leader
     #: they are is public from then on (determinize keeps them; engine/leaders.py).
     seen_leaders: list[int] = _f(default_factory=list)
-    #: Interface option (not a rule): the active player ends each turn with an explicit
-    #: ``finish`` (Finish Turn) after the Discard phase's decisions and before anything
-    #: hidden is revealed, so the last sleeve can still be taken back (engine/discard.py).
+    #: Interface option (not a rule), yucata's turn order: the reveal after a When Played
+    #: ability the player used waits for ``reveal``, and the turn ends with an explicit
+    #: ``finish`` (Finish Turn) after the Prep phase (engine/flow.py), so an ability's use
+    #: can be taken back before the next card is revealed.
     finish_turn: bool = False
     events: list[Event] = _f(default_factory=list)
     history: list[str] = _f(default_factory=list)   # notation of every action applied

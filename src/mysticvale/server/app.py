@@ -11,7 +11,7 @@ from pathlib import Path
 from fastapi import Depends, FastAPI, Header, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
@@ -29,6 +29,7 @@ from . import people_api          # issue 15: people, claims, chat, e-mail
 from . import chat_api            # issue 15: the table's chat over the game's socket
 from . import meeting_api         # issue 21: table names, open tables, profiles, ratings, replays
 from .notify import MailSettings
+from .rules_page import rules_page
 from .sessions import Applied, BadInput, GameError, GameSession, NotFound, SessionManager
 from .storage import Storage
 from .updates import PROTOCOL, messages_json, updates_after
@@ -74,7 +75,8 @@ scheduled fairly: games with a person at the table first, one move per game at a
 "mysticvale.token.T"]` to play seat T (no token: spectator); the server accepts `mysticvale`.
 The server sends `{"type": "state", ...the body of GET /state...}` on connect and after every
 change (including bot moves and changes made through another server process), `{"type":
-"applied", "applied_seq": n, "repeated": false}` after one of the client's own changes, and
+"applied", "applied_seq": n, "repeated": false}` after one of the client's own changes (before the
+push that carries version n), and
 `{"type": "error", "message": ..., "status": code}` when a message of the client fails (the socket
 stays open).  The client may send `{"type": "action", "action": "push", "seq": n}` and
 `{"type": "undo", "seq": n}`: JSON objects of at most 4 096 characters, at most 50 per 10 seconds;
@@ -385,6 +387,12 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     def root():
         return index()
 
+    @app.get("/rules/{lang}", include_in_schema=False)
+    def rules(lang: str) -> HTMLResponse:
+        # The rules help (web/static/help/<lang>.html, a fragment the table also reads) as a page of
+        # its own, with the table's styles: the top bar's Rules link opens it in a new tab.
+        return rules_page(static, lang)
+
     @app.get("/games/{game_id}", include_in_schema=False)
     def invitation(game_id: str):
         # Invitation links open the single-page client, which reads the id from the path and the
@@ -451,6 +459,12 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
     pool = websocket.app.state.change_pool
     changes: asyncio.Queue = asyncio.Queue()
     key = session.subscribe(loop, changes)
+    # The answer to this socket's own change goes out before the push of the version it made
+    # (docs/protocol.md).  The worker thread that applies a change wakes the pusher (session
+    # listeners) before it returns, so without this lock the push could overtake the answer: held
+    # by a change from before it is applied until its answer is sent, and by the pusher while it
+    # reads and sends versions.
+    answering = asyncio.Lock()
 
     async def push_states() -> None:
         try:
@@ -459,8 +473,9 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
                 # (all spectators send the same text), made in a worker thread only if not made yet.
                 # The yield lets the request whose action this is answer before every socket sends.
                 await asyncio.sleep(0)
-                text = session.cached_state_text(seat) or await run_in_threadpool(session.state_text, seat)
-                await websocket.send_text(text)
+                async with answering:
+                    text = session.cached_state_text(seat) or await run_in_threadpool(session.state_text, seat)
+                    await websocket.send_text(text)
                 await changes.get()
                 while not changes.empty():      # several changes at once: send the latest state once
                     changes.get_nowait()
@@ -471,9 +486,10 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
         held, rematch = since, None
         try:
             while True:
-                held, texts = await updates_after(session, seat, held)
-                for text in texts:
-                    await websocket.send_text(text)
+                async with answering:
+                    held, texts = await updates_after(session, seat, held)
+                    for text in texts:
+                        await websocket.send_text(text)
                 if session.rematch_id is not None and session.rematch_id != rematch:
                     rematch = session.rematch_id
                     await websocket.send_json({"type": "rematch", "v": PROTOCOL, "id": rematch})
@@ -518,13 +534,15 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
             try:
                 seq = whole_number(msg.get("seq"), "seq")
                 if msg["type"] == "undo":
-                    applied = await loop.run_in_executor(pool, session.undo, seat, seq)
+                    change = (session.undo, seat, seq)
                 else:
                     action = msg.get("action")
                     if not isinstance(action, str) or not 0 < len(action) <= 200:
                         raise BadInput("'action' must be action notation such as \"push\"")
-                    applied = await loop.run_in_executor(pool, session.act, seat, action, seq)
-                await websocket.send_json(applied_message(applied, ref))
+                    change = (session.act, seat, action, seq)
+                async with answering:
+                    applied = await loop.run_in_executor(pool, *change)
+                    await websocket.send_json(applied_message(applied, ref))
             except GameError as exc:
                 await send_error(exc.message, exc.status, ref)
     except WebSocketDisconnect:

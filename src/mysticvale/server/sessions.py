@@ -27,7 +27,10 @@ history and ``to_json()`` never leave this module except into the database.
 Undo (file 000: "undo ... never past hidden information"): a seat may take back its own last
 action while it is still its decision in the same turn, one action per request, unless that action
 revealed anything: a card turned up, a shuffle, a private look, a card drawn from a supply deck, a
-random draw.  Such an action is a *barrier*: it and everything before it stay.
+random draw.  Such an action is a *barrier*: it and everything before it stay.  Tables with people
+play yucata's turn order (the engine's ``finish_turn``): after a When Played ability the player used,
+the next card waits for ``reveal``, so that choice can be taken back until then, and every turn ends
+with Finish Turn after the Prep (docs/rules-decisions.md).
 """
 
 from __future__ import annotations
@@ -256,6 +259,8 @@ class GameSession:
         self.feed = Feed()
         #: The id of the rematch of this game, once one is started (server/rematch.py).
         self.rematch_id: str | None = None
+        #: When the game was created (its first turn's time in the log; restore() sets the stored one).
+        self.created_at = time.time()
 
     @property
     def bot_only(self) -> bool:
@@ -269,7 +274,19 @@ class GameSession:
         """Rebuild a game from its latest snapshot plus the records after it (or a full replay)."""
         seats = [SeatInfo(s, d, b) for s, d, b in stored.seats]
         game, stack = _rebuild(stored)
-        return cls(stored.id, stored.config, seats, game, storage, stored.seq, stack, on_change)
+        session = cls(stored.id, stored.config, seats, game, storage, stored.seq, stack, on_change)
+        session.created_at = stored.created_at or session.created_at
+        return session
+
+    def turn_started_at(self, actions: Any) -> float | None:
+        """When the turn began that started after ``actions`` actions of the game (a turn's log entry
+        says how many): the time of the action that ended the turn before (its record), or of the
+        game's creation for the first turn.  None if not known.  (Lock held by the caller.)"""
+        if not isinstance(actions, int) or actions < 0 or actions > len(self._stack):
+            return None
+        if actions == 0:
+            return self.created_at
+        return self._stack[actions - 1].record.created_at or None
 
     # -- reading ---------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int | None:
@@ -372,7 +389,7 @@ class GameSession:
                 except IllegalActionError as exc:
                     raise Conflict(str(exc)) from None
                 barrier = self._revealed(before_fp)
-                record = Record(self.seq + 1, "action", seat, notation, None, barrier, turn)
+                record = Record(self.seq + 1, "action", seat, notation, None, barrier, turn, time.time())
                 snapshot = None
                 if record.seq % SNAPSHOT_EVERY == 0 or g.is_over():
                     snapshot = (len(g.history), g.to_json())
@@ -466,7 +483,7 @@ class GameSession:
                 keep = len(self._stack) - 1
                 target = entry.before if entry.before is not None else \
                     _replay(self.config, [e.record.action for e in self._stack[:keep]])
-                record = Record(self.seq + 1, "undo", seat, None, keep, False, entry.record.turn)
+                record = Record(self.seq + 1, "undo", seat, None, keep, False, entry.record.turn, time.time())
                 try:
                     self.storage.append(self.id, record, _summary(target), (keep, target.to_json()))
                 except StorageError:

@@ -114,6 +114,8 @@ class Record:
     target: int | None
     barrier: bool
     turn: int
+    #: When the record was made (seconds since 1970; 0.0 for one not stored yet): the log's turn times.
+    created_at: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,7 @@ class StoredGame:
     records: list[Record]
     snapshot: tuple[int, int, str] | None             # (seq, actions, state json), latest
     summary: Summary
+    created_at: float = 0.0                            # when the game was created (seconds since 1970)
 
 
 def normalize_url(url: str) -> str:
@@ -227,7 +230,7 @@ class Storage:
                  **_summary_values(summary)}
         row = {"game_id": game_id, "seq": record.seq, "kind": record.kind, "seat": record.seat,
                "action": record.action, "target": record.target, "barrier": record.barrier, "turn": record.turn,
-               "created_at": now}
+               "created_at": record.created_at or now}
 
         def after(conn) -> None:
             # What follows the record row in its transaction: a snapshot now and then, the notification.
@@ -282,6 +285,7 @@ class Storage:
             records=[_record(r) for r in recs],
             snapshot=(snap[0], snap[1], snap[2]) if snap is not None else None,
             summary=_summary_from_row(row),
+            created_at=float(row["created_at"]),
         )
 
     def records_after(self, game_id: str, seq: int) -> list[Record]:
@@ -420,7 +424,8 @@ class _GroupCommit:
 
 
 def _record(r) -> Record:
-    return Record(r["seq"], r["kind"], r["seat"], r["action"], r["target"], bool(r["barrier"]), r["turn"])
+    return Record(r["seq"], r["kind"], r["seat"], r["action"], r["target"], bool(r["barrier"]), r["turn"],
+                  float(r["created_at"]))
 
 
 def _summary_values(s: Summary) -> dict[str, Any]:

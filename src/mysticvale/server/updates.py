@@ -36,7 +36,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..engine.zones import card_name
 
@@ -144,15 +144,24 @@ def _label_args(label: str) -> dict[str, str]:
     return {"name": name, "slots": slots}
 
 
-def log_entries(game, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
-    """The log from event ``since`` on as ``viewer`` may read it, in the client's format."""
+def log_entries(game, viewer: int | None, since: int = 0,
+                started: Callable[[Any], float | None] | None = None) -> list[dict[str, Any]]:
+    """The log from event ``since`` on as ``viewer`` may read it, in the client's format.
+
+    ``started(actions)``: when the turn began that started after that many actions; each turn's
+    entry then carries ``at`` (whole seconds since 1970), the time the log shows for the turn."""
     events = game.state.events
     out = []
     for e in game.log(viewer, since):
+        event = events[e["index"]]
         entry: dict[str, Any] = {"i": e["index"], "k": e["kind"], "p": e["player"], "t": clean_text(e["text"])}
-        args = _event_args(game, events[e["index"]], e, viewer)
+        args = _event_args(game, event, e, viewer)
         if args:
             entry["a"] = args
+        if started is not None and e["kind"] == "turn":
+            at = started((event.data or {}).get("action"))
+            if at:
+                entry["at"] = int(at)
         out.append(entry)
     return out
 
@@ -252,7 +261,7 @@ class Feed:
                 msg: dict[str, Any] = {"type": "delta", "v": PROTOCOL, "seq": seq, "from": seq - 1, "by": by,
                                        "undo": undo, "ops": diff(held.view, view)}
                 first = min(held.events, n_events)
-                tail = log_entries(g, viewer, first)
+                tail = log_entries(g, viewer, first, session.turn_started_at)
                 if tail or n_events < held.events:
                     msg["log"] = [first, tail]
                 made[viewer] = dumps(msg)
@@ -274,7 +283,7 @@ class Feed:
                 held = _Viewer(seq, view_of(session, seat), len(session.game.state.events))
                 self._viewers[seat] = held
             text = dumps({"type": "full", "v": PROTOCOL, "seq": seq, "view": held.view,
-                          "log": log_entries(session.game, seat, 0)})
+                          "log": log_entries(session.game, seat, 0, session.turn_started_at)})
             self._full[seat] = (seq, text)
             return seq, text
 

@@ -2,7 +2,9 @@
 //
 // The client holds no rules: it makes exactly the strings of `legal_actions` clickable.  Actions
 // that belong to a thing on the table (the deck, a commons card, a vale, a card) are offered
-// there; the others are buttons.  "push" is offered only on the deck, by two clicks.
+// there; the others are buttons.  "push" is offered only on the deck, by two clicks; "reveal" (the
+// next card after a When Played ability, yucata's click on the deck) on the deck by one click and
+// as a button.
 
 import { t, playerName, sentence } from "./i18n.js";
 import { layer, leaderBySlugOrName } from "./catalogue.js";
@@ -11,11 +13,12 @@ const SIMPLE = ["pass", "finish", "token", "trade", "keep", "skip", "spoil", "st
 
 /** Group the legal actions by the widget that offers them. */
 export function classify(legal) {
-  const g = { push: null, simple: {}, commons: {}, soil: {}, vales: {}, myVale: {}, card: {}, rest: [] };
+  const g = { push: null, reveal: null, simple: {}, commons: {}, soil: {}, vales: {}, myVale: {}, card: {}, rest: [] };
   for (const a of legal) {
     const [verb, ...args] = a.split(" ");
     const first = args[0] || "";
     if (verb === "push" && !args.length) g.push = a;
+    else if (verb === "reveal" && !args.length) g.reveal = a;
     else if (SIMPLE.includes(verb) && !args.length) g.simple[verb] = a;
     else if (verb === "buy" && first.startsWith("soil.")) (g.soil[first.slice(5)] ||= []).push(a);
     else if (verb === "buy" && /^\d+\.\d+$/.test(first)) (g.commons[first] ||= []).push(a);

@@ -12,6 +12,12 @@ import { fieldNumbers, spoilChance, buysLeft, spiritsLeft, SPOIL_AT } from "./nu
 import { settings, setSettings } from "./settings.js";
 import { T } from "./state.js";
 
+/** The number on a player's draw pile: the cards in the deck and the on-deck card on top of it
+ *  (file 000: "the number of cards in the draw pile (incl. on-deck card)"). */
+export function drawPileCount(player) {
+  return (player.deck_count || 0) + (player.on_deck ? 1 : 0);
+}
+
 /** A number with its icon: (icon) 3 decay. */
 export function stat(name, text, { cls = "", title = null, id = null } = {}) {
   return h("span", { class: `stat stat-${name} ${cls}`.trim(), title, id }, icon(name), " ", text);
@@ -87,30 +93,47 @@ function leaderCard(card) {
 }
 
 /** The field panel of `seat`. */
-export function fieldPanel(ctx, seat, { pinned, onPin, onDeckClick, onDiscardClick }) {
+export function fieldPanel(ctx, seat, { pinned, onPin, onDeckClick, onReveal, onDiscardClick }) {
   const { o } = ctx;
   const p = o.players[seat];
   const mine = seat === ctx.me;
   ctx.mineShown = mine;
   const pushable = mine && ctx.groups.push;
+  // After a When Played ability: one click on the deck reveals the next card (file 000, yucata).
+  const revealable = mine && ctx.groups.reveal;
   const armed = pushable && T.armedSeq === T.seq;
+  const clickable = pushable || revealable;
 
-  // deck, automatic reveal, discard pile
-  const deck = h("div", { id: "deck", class: `pile deck${pushable ? " clickable" : ""}${armed ? " armed" : ""}`,
-    role: pushable ? "button" : null, tabindex: pushable ? "0" : null,
-    title: pushable ? t(armed ? "deck.armed" : "deck.click_twice") : t("deck.title", { n: p.deck_count }),
-    "aria-label": pushable ? t(armed ? "deck.armed" : "deck.click_twice") : t("deck.title", { n: p.deck_count }) },
-  cardBack(p.deck_count),
-  h("div", { class: "pile-label" }, pushable ? t(armed ? "deck.armed_short" : "deck.click_twice_short") : t("deck.label")));
-  if (pushable) {
-    ctx.offered.add(ctx.groups.push);
-    deck.addEventListener("click", (ev) => { ev.stopPropagation(); onDeckClick(); });
-    deck.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); onDeckClick(); } });
+  // deck (its number counts the on-deck card, as yucata's draw pile does: file 000), automatic
+  // reveal, discard pile
+  const drawPile = drawPileCount(p);
+  const says = revealable ? t("deck.reveal") : pushable ? t(armed ? "deck.armed" : "deck.click_twice")
+    : t("deck.title", { n: drawPile });
+  const deck = h("div", { id: "deck", class: `pile deck${clickable ? " clickable" : ""}${armed ? " armed" : ""}${revealable ? " reveal" : ""}`,
+    role: clickable ? "button" : null, tabindex: clickable ? "0" : null, title: says, "aria-label": says,
+    dataset: { count: drawPile } },
+  cardBack(drawPile),
+  h("div", { class: "pile-label" }, revealable ? t("deck.reveal_short")
+    : pushable ? t(armed ? "deck.armed_short" : "deck.click_twice_short") : t("deck.label")));
+  if (clickable) {
+    const go = revealable ? onReveal : onDeckClick;
+    ctx.offered.add(revealable ? ctx.groups.reveal : ctx.groups.push);
+    deck.addEventListener("click", (ev) => { ev.stopPropagation(); go(); });
+    deck.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); go(); } });
   }
-  const auto = mine ? h("label", { class: "check auto", title: t("deck.auto_title", { n: settings.autoRevealLimit }) },
+  // yucata's "< 3" (file 000): the next card is revealed by itself while less decay than the limit
+  // shows, the on-deck card's counted and growth cancelling (it stays the player's at the limit or
+  // above: then a single decay could spoil).  Its state is said beside it, so a player sees why it
+  // waits: every Prep leaves 3 or more decay showing, so it acts once growth or an ability lowers it.
+  const limit = Number(settings.autoRevealLimit);
+  const planting = mine && o.phase === "planting" && o.turn && o.turn.player === seat && !o.over;
+  const autoState = settings.autoReveal && planting
+    ? h("span", { class: `auto-state${p.decay < limit ? " on" : ""}`, id: "auto-state" },
+      t(p.decay < limit ? "deck.auto_on" : "deck.auto_waits", { n: p.decay, limit })) : null;
+  const auto = mine ? h("div", { class: "auto-wrap" }, h("label", { class: "check auto", title: t("deck.auto_title", { n: limit }) },
     h("input", { type: "checkbox", id: "auto-reveal", checked: !!settings.autoReveal,
       onchange: (ev) => setSettings({ autoReveal: ev.target.checked }) }),
-    t("deck.auto", { n: settings.autoRevealLimit })) : null;
+    t("deck.auto", { n: limit })), autoState) : null;
   const discard = h("div", { id: "discard", class: "pile discard clickable", role: "button", tabindex: "0",
     title: t("discard.title", { n: p.discard_count }), onclick: onDiscardClick },
   h("div", { class: "discard-box" }, h("span", { class: "pile-count" }, String(p.discard_count))),

@@ -52,7 +52,7 @@ let installed = false;
 /** The rules page in the language of the interface. */
 export function rulesUrl(anchorId = "") {
   const lang = HELP_LANGS.includes(language()) ? language() : "en";
-  return `/static/help/${lang}.html${anchorId ? `#${anchorId}` : ""}`;
+  return `/rules/${lang}${anchorId ? `#${anchorId}` : ""}`;
 }
 
 function glyph(d) {
@@ -269,7 +269,8 @@ export function tourOffer() {
   if (tourDone() || step >= 0) return null;
   offerShown = true;
   return h("div", { id: "tour-offer", class: "tour-offer", role: "note" },
-    h("span", {}, t("help.tour.offer")),
+    h("span", { class: "tour-offer-long" }, t("help.tour.offer")),
+    h("span", { class: "tour-offer-short" }, t("help.tour.offer_short")),
     h("span", { class: "tour-offer-buttons" },
       h("button", { type: "button", id: "tour-start", class: "primary small", onclick: () => startTour() }, t("help.tour.start")),
       h("button", { type: "button", id: "tour-decline", class: "small", onclick: () => { setTourDone(); $("#tour-offer")?.remove(); } },
@@ -320,8 +321,46 @@ function markTarget(scroll) {
   const el = step >= 0 && TOUR[step] ? $(TOUR[step].sel) : null;
   if (!el) return;
   el.classList.add("tour-target");
-  if (scroll) el.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  if (scroll) el.scrollIntoView({ block: "nearest" });
+  placeTour();
 }
+
+/** On a desktop the tour's box stands beside what its step points at, never over the side column
+ *  (players, chat and log) unless the step is about that column: then just left of it.  On a phone
+ *  it stays above the action bar (CSS). */
+function placeTour() {
+  const box = $("#tour");
+  const el = step >= 0 && TOUR[step] ? $(TOUR[step].sel) : null;
+  if (!box) return;
+  if (!el || window.matchMedia("(max-width: 700px)").matches) { box.style.left = box.style.top = box.style.right = box.style.bottom = ""; return; }
+  const m = 12;
+  const r = el.getBoundingClientRect();
+  const vh = window.innerHeight;
+  const top0 = ($("#topbar")?.getBoundingClientRect().bottom || 0) + m;
+  const bw = box.offsetWidth;
+  const bh = box.offsetHeight;
+  const side = $(".side");
+  const sr = side ? side.getBoundingClientRect() : null;
+  const main = $(".main");
+  const mr = main ? main.getBoundingClientRect() : { left: m, right: window.innerWidth - m };
+  let left;
+  let top;
+  if (sr && side.contains(el)) {
+    left = sr.left - bw - m;                                // beside the side column, level with the step
+    top = Math.min(Math.max(top0, r.top), vh - bh - m);
+  } else {
+    left = Math.max(mr.left + m, Math.min(r.left + m, mr.right - bw - m));
+    if (r.bottom + m + bh <= vh - m) top = r.bottom + m;   // below it, else above it, else at the foot
+    else if (r.top - m - bh >= top0) top = r.top - m - bh;
+    else top = vh - bh - m;
+  }
+  box.style.right = box.style.bottom = "auto";
+  box.style.left = `${Math.max(m, left)}px`;
+  box.style.top = `${Math.max(top0, top)}px`;
+}
+
+window.addEventListener("resize", () => placeTour());
+window.addEventListener("scroll", () => placeTour(), { passive: true });
 
 /** After each drawing of the table: the tour's mark on the new elements. */
 export function afterRender() {

@@ -4,7 +4,7 @@
 // from the messages.
 
 import { h } from "./dom.js";
-import { t, list, playerName } from "./i18n.js";
+import { t, list, playerName, language } from "./i18n.js";
 import { icon } from "./icons.js";
 import { nameAt } from "./seats.js";
 import { localized, cardWords } from "./logtext.js";
@@ -83,20 +83,67 @@ export function sinceLastTurn(log, seat) {
   return groups.slice(last + 1).filter((g) => g.player !== seat && g.head);
 }
 
-/** The summary box, or null when there is nothing to tell. */
-export function summaryBox(log, seat, onClose) {
+/** The summary box, or null when there is nothing to tell.  `open`: whether its lines show (a phone
+ *  shows one line until it is opened, so the field stays on the first screen); `onToggle(open)`. */
+export function summaryBox(log, seat, onClose, { open = true, onToggle = () => {} } = {}) {
   if (seat === null || seat === undefined) return null;
   const turns = sinceLastTurn(log, seat);
   if (!turns || !turns.length) return null;
-  const lines = turns.map((g) => h("li", { dataset: { seat: g.player } }, h("strong", {}, playerName(g.player), ": "), turnSummary(g)));
-  return h("section", { id: "summary", class: "summary", dataset: { tab: "field" } },
-    h("div", { class: "summary-head" }, h("strong", {}, t("summary.title")),
-      h("button", { type: "button", class: "small close", title: t("dialog.close"), onclick: onClose }, "×")),
+  const texts = turns.map((g) => [playerName(g.player), turnSummary(g)]);
+  const lines = turns.map((g, i) => h("li", { dataset: { seat: g.player } }, h("strong", {}, texts[i][0], ": "), texts[i][1]));
+  const details = h("details", { open, ontoggle: (ev) => onToggle(ev.target.open) },
+    h("summary", { class: "summary-head" }, h("strong", {}, t("summary.title")),
+      h("span", { class: "summary-peek" }, texts.map(([name, text]) => `${name}: ${text}`).join(" · "))),
     h("ul", {}, lines));
+  return h("section", { id: "summary", class: `summary${open ? " open" : ""}`, dataset: { tab: "field" } }, details,
+    h("button", { type: "button", class: "small close", title: t("dialog.close"), onclick: onClose }, "×"));
+}
+
+/** A turn's entries as lines: the cards its Prep phase reveals one after another (about a third of
+ *  all entries) are one line, "Anna's Prep: 4 cards: …".  [{entries, prep}] in order. */
+export function logLines(group) {
+  const lines = [];
+  let finished = false;
+  let run = null;
+  for (const e of group.entries) {
+    if (e.k === "finish" || e.k === "spoil") finished = true;
+    const prep = finished && e.k === "reveal" && e.p === group.player && group.player !== null;
+    if (prep && run) { run.entries.push(e); continue; }
+    run = prep ? { entries: [e], prep: true } : null;
+    lines.push(run || { entries: [e], prep: false });
+  }
+  return lines;
+}
+
+/** When a turn began, as the reader's clock says it: the time, with the date unless it is today
+ *  (the server stamps each turn's first log entry with `at`, seconds since 1970). */
+export function turnTime(at, now = new Date()) {
+  if (typeof at !== "number") return null;
+  const d = new Date(at * 1000);
+  const loc = language();
+  const time = d.toLocaleTimeString(loc, { hour: "2-digit", minute: "2-digit" });
+  if (d.toDateString() === now.toDateString()) return time;
+  return `${d.toLocaleDateString(loc, { day: "numeric", month: "short" })} ${time}`;
+}
+
+function lineEl(line, isNew, player) {
+  const fresh = line.entries.some(isNew);
+  const e = line.entries[0];
+  const mark = fresh ? icon("new", { size: ".7em", cls: "new-dot" }) : null;
+  // data-entries: the indices of the entries the line says (several for a Prep line).
+  const entries = line.entries.map((x) => x.i).join(" ");
+  if (!line.prep || line.entries.length < 2) {
+    return h("li", { class: `log-${e.k}${e.p !== null && e.p !== undefined ? ` p${e.p}` : ""}${fresh ? " new" : ""}`,
+      dataset: { i: e.i, entries } }, mark, named(e.t));
+  }
+  const cards = line.entries.map((x) => (x.a && x.a.card ? cardWords(x.a.card) : "?"));
+  return h("li", { class: `log-prep p${player}${fresh ? " new" : ""}`, dataset: { i: e.i, entries, n: cards.length },
+    title: line.entries.map((x) => named(x.t)).join("\n") }, mark,
+  t("log.prep", { name: playerName(player), n: cards.length, what: list(cards) }));
 }
 
 /** The log list: turns as groups, the newest first, what is new since the player's last action marked (what the
- *  player did is not news to them). */
+ *  player did is not news to them); each turn with the time it began. */
 export function logList(log, seenUpTo, me = null) {
   log = log.map(localized);           // entries in the reader's language (js/logtext.js)
   const groups = turnsOf(log);
@@ -104,10 +151,11 @@ export function logList(log, seenUpTo, me = null) {
   const isNew = (e) => e.i > seenUpTo && (me === null || e.p !== me);
   groups.forEach((g, gi) => {
     const fresh = g.entries.some(isNew) || (g.head && isNew(g.head));
-    const entries = h("ul", { class: "turn-entries" }, g.entries.map((e) => h("li", {
-      class: `log-${e.k}${e.p !== null && e.p !== undefined ? ` p${e.p}` : ""}${isNew(e) ? " new" : ""}`,
-      dataset: { i: e.i } }, isNew(e) ? icon("new", { size: ".7em", cls: "new-dot" }) : null, named(e.t))));
-    const head = g.head ? named(g.head.t) : t("log.setup");
+    const entries = h("ul", { class: "turn-entries" }, logLines(g).map((line) => lineEl(line, isNew, g.player)));
+    const when = g.head ? turnTime(g.head.at) : null;
+    const head = [g.head ? named(g.head.t) : t("log.setup"),
+      when ? h("time", { class: "turn-time", datetime: new Date(g.head.at * 1000).toISOString(),
+        title: new Date(g.head.at * 1000).toLocaleString(language()) }, when) : null];
     // Older turns fold away (a click opens them); the last few and anything new stay open.
     const open = fresh || gi >= groups.length - OPEN_TURNS;
     items.push(h("li", { class: `log-turn${fresh ? " new" : ""}${g.player !== null ? ` p${g.player}` : ""}`, dataset: { turn: gi } },

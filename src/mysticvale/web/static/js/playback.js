@@ -66,13 +66,16 @@ export class Playback {
     const wait = STEP_MS - (performance.now() - this.lastStep);
     if (wait > 0) { this.timer = setTimeout(() => this.pump(), wait); return; }
     const msg = this.queue.shift();
-    this.lastStep = performance.now();
     this.apply(msg);
     this.stepping = this.queue.length > 0;      // more to come: the table is still being played back
     this.draw({ animate: true, msgs: [msg] });
     this.stepping = false;
-    if (!this.queue.length) { this.idle(); return; }   // the last step's animation ends by itself
-    this.timer = setTimeout(() => this.pump(), STEP_MS);
+    const last = !this.queue.length;
+    if (last) this.idle();                      // the last step's animation ends by itself
+    // The next step comes STEP_MS after this one is on screen (drawn): counted from before the
+    // drawing, a slow drawing (a loaded machine) shortened the time the player had to see it.
+    this.lastStep = performance.now();
+    if (!last) this.timer = setTimeout(() => this.pump(), STEP_MS);
   }
 }
 

@@ -9,7 +9,7 @@ import { leaderOfCard } from "./catalogue.js";
 import { zoomable } from "./zoom.js";
 import { offer } from "./widgets.js";
 import { scoreEstimate } from "./numbers.js";
-import { stat } from "./field.js";
+import { stat, drawPileCount } from "./field.js";
 import { T } from "./state.js";
 import { seatInfo, anyClaimed, namedByBot } from "./seats.js";
 import { helpFooter } from "./help.js";
@@ -60,6 +60,17 @@ export function leaderCardOf(o, seat) {
   return null;
 }
 
+/** The button to a player's vales with their number; vales bought this turn count apart, "+X" (file
+ *  000: their ability is not available yet, "so those cards are ... given as +X in the number of
+ *  cards"). */
+function valesButton(p, onVales) {
+  const fresh = p.vales.filter((v) => v.bought_this_turn).length;
+  const old = p.vales.length - fresh;
+  return h("button", { type: "button", class: "small vales-btn", dataset: { vales: old, new: fresh },
+    title: fresh ? `${t("player.vales_title")} — ${t("player.vales_new_title", { n: fresh })}` : t("player.vales_title"),
+    onclick: () => onVales(p.seat) }, fresh ? t("player.vales_plus", { n: old, x: fresh }) : t("player.vales", { n: old }));
+}
+
 function playerRow(ctx, p, { onDeck, onField, onVales }) {
   const { o, view, groups, offered } = ctx;
   const me = p.seat === ctx.me;
@@ -97,7 +108,7 @@ function playerRow(ctx, p, { onDeck, onField, onVales }) {
     h("span", { class: "views" },
       h("button", { type: "button", class: "small", title: t("player.deck_title"), onclick: () => onDeck(p.seat) }, icon("deck"), " ", t("player.deck")),
       h("button", { type: "button", class: "small", title: t("player.field_title"), onclick: () => onField(p.seat) }, t("player.field")),
-      h("button", { type: "button", class: "small", title: t("player.vales_title"), onclick: () => onVales(p.seat) }, t("player.vales", { n: p.vales.length })))),
+      valesButton(p, onVales))),
   h("div", { class: "player-stats" },
     stat("vp", t("player.vp_tokens", { n: p.vp_tokens }), { title: t("player.vp_tokens_title") }),
     p.curse_tokens ? stat("curse", t("player.curses", { n: p.curse_tokens })) : null,
@@ -106,7 +117,7 @@ function playerRow(ctx, p, { onDeck, onField, onVales }) {
     est ? h("span", { class: "estimate", title: t("player.estimate_title", { tokens: est.parts.vp_tokens, adv: est.parts.advancements,
       vales: est.parts.vales, neg: -est.parts.negative_vp, curses: -est.parts.curse_tokens }) + (est.partial ? ` ${t("player.estimate_partial_title")}` : "") },
     t(est.partial ? "player.estimate_partial" : "player.estimate", { n: est.total })) : null),
-  h("div", { class: "player-counts muted" }, t("player.counts", { deck: p.deck_count + (p.on_deck ? 1 : 0), discard: p.discard_count,
+  h("div", { class: "player-counts muted" }, t("player.counts", { deck: drawPileCount(p), discard: p.discard_count,
     field: p.field.length, owned: p.owned_count })),
   vales.length || leaderEl ? h("div", { class: "player-cards" }, leaderEl, h("div", { class: "vales" }, vales)) : null);
 }

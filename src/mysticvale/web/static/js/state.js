@@ -22,7 +22,10 @@ export const T = {
   chooser: null,         // {title, actions}
   endClosed: false,
   tab: "field",          // phone: the tab shown
+  tabPlacedSeq: null,    // phone: the version whose decision was placed (table.js placeDecision)
+  undoneSeq: null,       // the version made by this seat's undo (said in the action bar)
   summaryClosedAt: null, // the version at which the player closed the "since your last turn" box
+  summaryOpen: null,     // whether the player opened (true) or folded (false) that box; null: as the screen suits
   seenAtOpen: -1,        // last log entry seen when the page opened / at the player's last action
   knownCards: new Map(), // card views seen (ids of leaders, for everyone once face up)
   renders: 0,

@@ -10,7 +10,7 @@ import { icon } from "./icons.js";
 import { Connection } from "./transport.js";
 import { applyOps, applyLog } from "./patch.js";
 import { useCatalogue, leaderBySlugOrName } from "./catalogue.js";
-import { classify, describe } from "./actions.js";
+import { classify, describe, cardName } from "./actions.js";
 import { cardFace, valeFace, advancementFace, leaderFaces } from "./cards.js";
 import { zoomable, hide as hideZoom } from "./zoom.js";
 import { actionButton, setHandlers } from "./widgets.js";
@@ -66,8 +66,8 @@ export function startTable(id, token) {
     note: onNote,
     fatal: (status, message) => {
       T.fatal = true;
-      banner(status === 403 ? t("error.token") : status === 404 ? t("error.no_game") : message);
-      if (!T.view) $("#app").replaceChildren(h("p", {}, message || "", " ", h("a", { href: "/" }, t("end.lobby"))));
+      if (T.view) banner(status === 403 ? t("error.token") : status === 404 ? t("error.no_game") : t("error.server"));
+      else $("#app").replaceChildren(errorPage(status, message));
       renderConn();
     },
   });
@@ -83,6 +83,22 @@ export function startTable(id, token) {
   });
   onSettings(() => { if (T.view) { render(); maybeAutoReveal(); } });
   document.addEventListener("visibilitychange", () => { if (!document.hidden && playback.playing) playback.skip(); });
+}
+
+/** The page instead of the table when the game cannot be opened: what happened and what to do, in
+ *  the player's words (the server's own message only as a detail, for a report). */
+function errorPage(status, message) {
+  const kind = status === 403 ? "token" : status === 404 ? "no_game" : "other";
+  document.title = t(`errorpage.${kind}.title`);
+  const actions = [];
+  if (kind === "token") actions.push(h("a", { class: "button primary", id: "watch-game", href: `/games/${encodeURIComponent(T.id)}` }, t("errorpage.watch")));
+  if (kind === "other") actions.push(h("button", { type: "button", class: "primary", onclick: () => location.reload() }, t("errorpage.retry")));
+  actions.push(h("a", { class: "button", id: "to-lobby", href: "/" }, t("end.lobby")));
+  return h("section", { id: "error-page", class: "panel error-page", dataset: { status: String(status) } },
+    h("h1", {}, t(`errorpage.${kind}.title`)),
+    h("p", {}, t(`errorpage.${kind}.text`)),
+    h("p", { class: "error-actions" }, actions),
+    kind === "other" && message ? h("details", { class: "muted small" }, h("summary", {}, t("errorpage.detail")), message) : null);
 }
 
 /** Before a version is queued: its card data must be there. */
@@ -114,6 +130,9 @@ function apply(msg) {
   }
   T.seq = msg.seq;
   T.lastBy = msg.by ?? null;
+  // An undo of this seat's is said in the action bar, beside Undo, until the next version (a
+  // banner over the bar covered Undo and End Harvest).
+  if (msg.type === "delta" && msg.undo && msg.by === T.view.seat) T.undoneSeq = msg.seq;
   rememberCards();
   if (T.token && typeof T.view.seat === "number") {
     const known = myGames().find((g) => g.id === T.id && g.token === T.token);
@@ -204,7 +223,6 @@ async function undo() {
   const renders = T.renders;
   try {
     await T.conn.undo();
-    banner(t("table.undone"), "info");
   } catch (e) {
     banner(t("error.undo", { why: e.message }));
     T.conn.fetchUpdates();
@@ -323,6 +341,56 @@ function overlayEl(o) {
   return null;
 }
 
+// ------------------------------------------------------------------ no decision on a hidden tab
+
+const PHONE = "(max-width: 700px)";
+
+/** Where the widgets of the player's decision are: the phone tabs holding some, and whether any is
+ *  always on screen (the action bar, the private panel). */
+function decisionPlaces() {
+  const tabs = new Map();
+  let always = false;
+  for (const el of document.querySelectorAll(".table [data-action], .table [data-actions], .table #deck.clickable")) {
+    if (el.closest(".overlay")) continue;
+    const sec = el.closest("section[data-tab]");
+    if (!sec) { always = true; continue; }
+    tabs.set(sec.dataset.tab, (tabs.get(sec.dataset.tab) || 0) + 1);
+  }
+  return { tabs, always };
+}
+
+/** On a phone, no decision waits on a hidden tab.  Right after the player's own action (they are
+ *  acting, not reading) the table goes to the tab that holds the whole decision, e.g. the field for
+ *  sleeving after End Harvest on the commons.  A decision that comes by itself (the turn begins,
+ *  another player's action) never pulls the player away from what they are reading: the tabs that
+ *  hold it get a mark, and when nothing of it is on screen the bar offers a button to go there.
+ *  Returns true when it switched (and drew the table again). */
+function placeDecision(v) {
+  if (!window.matchMedia(PHONE).matches) return false;
+  const { tabs, always } = decisionPlaces();
+  const hidden = !always && tabs.size && !tabs.has(T.tab);
+  const target = [...tabs.entries()].sort((a, b) => b[1] - a[1] || (a[0] === "field" ? -1 : 1))[0];
+  if (hidden && T.lastBy === v.seat && T.tabPlacedSeq !== T.seq) {
+    T.tabPlacedSeq = T.seq;
+    T.tab = target[0];
+    render();
+    window.scrollTo(0, 0);
+    return true;
+  }
+  T.tabPlacedSeq = T.seq;
+  for (const [tab] of tabs) {
+    const btn = document.querySelector(`#tabs [data-tab=${tab}]`);
+    if (btn && tab !== T.tab && !btn.querySelector(".badge")) btn.append(h("span", { class: "badge decision", title: t("tab.decision_here") }, "!"));
+  }
+  if (hidden) {
+    const go = h("button", { type: "button", id: "go-decision", class: "primary",
+      onclick: () => { T.tab = target[0]; render(); window.scrollTo(0, 0); } }, t("tab.go", { tab: t(`tab.${target[0]}`) }));
+    const bar = $("#actionbar .bar-buttons");
+    if (bar) bar.append(go);
+  }
+  return false;
+}
+
 // ------------------------------------------------------------------ drawing
 
 function shownFieldSeat(o, v) {
@@ -345,7 +413,14 @@ function promptText(o, v, mine, groups) {
     const { name } = actingName(o, v);
     return t("prompt.replaying", { name });
   }
-  if (o.pending && o.pending.kind === "finish_turn" && o.pending.player === me) return t("prompt.finish_turn");
+  // yucata's turn order (file 000): the reveal after a When Played ability, and Finish Turn after the
+  // Prep; each says whether the last choice can still be taken back.
+  const undoable = v.can_undo ? ` ${t("prompt.can_undo")}` : "";
+  if (o.pending && o.pending.kind === "finish_turn" && o.pending.player === me) return t("prompt.finish_turn") + undoable;
+  if (o.pending && o.pending.kind === "reveal_next" && o.pending.player === me) {
+    const played = o.players[me].field[o.players[me].field.length - 1];
+    return t(o.phase === "prep" ? "prompt.reveal_prep" : "prompt.reveal_planting", { name: cardName(played) }) + undoable;
+  }
   if (o.pending) {
     const key = `pending.${o.pending.kind}`;
     const what = has(key) ? t(key) : o.pending.description;
@@ -355,7 +430,7 @@ function promptText(o, v, mine, groups) {
   if (mine) {
     if (o.phase === "planting") return t(groups.push ? "prompt.planting" : "prompt.planting_pass");
     if (o.phase === "harvest") return t("prompt.harvest");
-    if (groups.simple.finish && Object.keys(groups.simple).length === 1) return t("prompt.finish_turn");
+    if (groups.simple.finish && Object.keys(groups.simple).length === 1) return t("prompt.finish_turn") + undoable;
     return t("prompt.yours");
   }
   const { name, bot } = actingName(o, v);
@@ -372,6 +447,9 @@ function actionBar(ctx) {
   for (const v of ["keep", "skip", "spoil"]) add(v);
   // Everything legal no widget offers (besides push, which only the deck offers).
   for (const a of groups.rest) if (!offered.has(a)) buttons.append(actionButton(a, offered));
+  if (groups.reveal) {
+    buttons.append(actionButton(groups.reveal, offered, { cls: "primary", id: "reveal", label: t("action.reveal") }));
+  }
   if (groups.simple.finish) {
     const harvestEnd = o.phase === "harvest" && !o.pending;
     buttons.append(actionButton(groups.simple.finish, offered, { cls: "primary", id: "finish",
@@ -389,8 +467,9 @@ function actionBar(ctx) {
   const undoBtn = view.can_undo ? h("button", { type: "button", id: "undo", onclick: undo, title: t("table.undo_title") }, t("table.undo")) : null;
   const skip = playback.playing && !mine ? h("button", { type: "button", id: "skip", class: "small",
     onclick: () => playback.skip() }, t("table.skip", { n: playback.waiting + 1 })) : null;
+  const undone = T.undoneSeq === T.seq ? h("span", { class: "undone-note", id: "undone" }, "↶ ", t("table.undone"), " ") : null;
   return h("div", { id: "actionbar", class: mine ? "mine" : "" },
-    h("div", { id: "prompt", class: mine ? "mine" : "", role: "status" }, promptText(o, view, mine, groups), skip),
+    h("div", { id: "prompt", class: mine ? "mine" : "", role: "status" }, undone, promptText(o, view, mine, groups), skip),
     res.length ? h("div", { class: "resources", id: "resources" }, res) : null,
     h("div", { class: "bar-buttons" }, undoBtn, buttons));
 }
@@ -410,10 +489,15 @@ function privatePanel(ctx) {
       acts.length ? h("button", { type: "button", class: "primary act", dataset: { action: acts[0] },
         onclick: () => send(acts[0]) }, t("leader.choose", { name: n })) : null);
   });
+  // The engine offers one answer per kind of card (identical cards are the same choice); every
+  // card shown gets the buttons, so a search through three Cursed Lands shows three.
+  const makeUp = (c) => JSON.stringify([c.advancements || [], c.covered || []]);
+  const actsOfKind = new Map();
+  for (const c of pd.cards || []) if ((groups.card[c.id] || []).length) actsOfKind.set(makeUp(c), groups.card[c.id]);
   const cards = (pd.cards || []).map((c) => {
     const face = cardFace(c, { flip: false });
     zoomable(face, { card: c });
-    const acts = groups.card[c.id] || [];
+    const acts = groups.card[c.id] || actsOfKind.get(makeUp(c)) || [];
     return h("div", { class: `card-slot${acts.length ? " usable" : ""}`, dataset: { card: c.id } }, face,
       acts.length ? h("div", { class: "card-acts" }, acts.map((a) => actionButton(a, offered))) : null);
   });
@@ -508,6 +592,7 @@ export function render() {
     pinned: T.pinned,
     onPin: () => { T.pinned = !T.pinned; T.fieldSeat = T.pinned ? fs : null; render(); },
     onDeckClick: deckClick,
+    onReveal: () => send(groups.reveal),
     onDiscardClick: () => {
       if (fs === me && o.players[fs].discard) open("discard");
       else banner(t("discard.other", { name: playerName(fs), n: o.players[fs].discard_count }), "info");
@@ -518,8 +603,11 @@ export function render() {
     onField: (seat) => { T.fieldSeat = seat; T.pinned = true; if (T.tab === "players") T.tab = "field"; render(); },
     onVales: (seat) => open(`vales:${seat}`),
   });
+  // A phone shows the summary as one line until it is opened (the field stays on the first screen).
+  const summaryOpen = T.summaryOpen ?? !window.matchMedia(PHONE).matches;
   const summary = o.turn.player === me && T.summaryClosedAt !== o.turn_number && !o.over
-    ? summaryBox(T.log, me, () => { T.summaryClosedAt = o.turn_number; render(); }) : null;
+    ? summaryBox(T.log, me, () => { T.summaryClosedAt = o.turn_number; render(); },
+      { open: summaryOpen, onToggle: (open) => { T.summaryOpen = open; } }) : null;
   const logPanel = h("section", { id: "log-panel", class: "panel", dataset: { tab: "log" } },
     h("h3", {}, t("log.title")), logList(T.log, T.seenAtOpen, me));
   const priv = privatePanel(ctx);
@@ -535,6 +623,7 @@ export function render() {
   const newLog = $("#log");
   if (newLog) newLog.scrollTop = logScroll;
   restoreChat();
+  if (mine && placeDecision(v)) return;     // switched to the tab of the decision: drawn again
   afterRender();
 
   if (o.over && !T.endClosed && T.overlay !== "end" && !playback.playing) { T.overlay = "end"; render(); }

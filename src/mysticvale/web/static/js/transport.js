@@ -2,12 +2,13 @@
 //
 // A WebSocket brings every version (a full state first, then deltas).  Actions and undos go on the
 // socket while it is open ({"type": "action", "action", "seq", "ref"}, answered by {"type":
-// "applied", "applied_seq", "ref"} or an error with the same ref; the version itself comes as the
-// next push), and are POSTed otherwise (answered with the versions after the client's).  A change
-// whose socket answer does not come is sent again by POST with the same seq, which the server
-// never applies twice.  The same version may come by both ways: only the next one in line is
-// taken.  A gap (a message from a version we do not hold) asks the server for what is missing.
-// While the socket is down, the updates are polled.
+// "applied", "applied_seq", "ref"} or an error with the same ref; the server sends the answer before
+// the push of that version, and the change resolves once the version is taken, at once if it is
+// held already, as for a repeated change), and are POSTed otherwise (answered with the versions
+// after the client's).  A change whose socket answer does not come is sent again by POST with the
+// same seq, which the server never applies twice.  The same version may come by both ways: only
+// the next one in line is taken.  A gap (a message from a version we do not hold) asks the server
+// for what is missing.  While the socket is down, the updates are polled.
 //
 // The socket also carries the table's chat and who sits where (issue 15): {"type": "chat"} and
 // {"type": "seats"} messages go to `social`.  A chat message is sent over the socket while it is

@@ -1,0 +1,35 @@
+"""How long the tests wait, in one place (issue 23).
+
+The suite runs with two workers on two cores beside browsers and servers, sometimes beside a second
+copy of itself: a step that takes 50 ms alone can take seconds.  So a test never sleeps for a fixed
+time hoping that something has happened; it waits for the condition itself, and gives up only after
+:data:`PATIENCE`, far beyond what load can cause (a condition that has not come by then is not
+coming).  A test that passes waits no longer for this; only a failing one takes longer to say so.
+
+Browser tests use :data:`PATIENCE_MS` as every page's default timeout (tests/browser/conftest.py),
+server tests :func:`wait_for`; requests to a test's own server use :data:`HTTP_TIMEOUT`.
+"""
+
+from __future__ import annotations
+
+import time
+
+#: Seconds to wait for a condition before failing.
+PATIENCE = 120.0
+#: The same in milliseconds, as Playwright counts.
+PATIENCE_MS = PATIENCE * 1000
+#: Seconds an HTTP request to a test's own server may take before the test fails.
+HTTP_TIMEOUT = 60.0
+
+
+def wait_for(predicate, timeout: float = PATIENCE, interval: float = 0.01):
+    """Poll ``predicate`` until it returns something truthy, and return that; fail after ``timeout``
+    seconds."""
+    end = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out after {timeout} s waiting for {getattr(predicate, '__name__', predicate)}")
+        time.sleep(interval)
