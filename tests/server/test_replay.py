@@ -75,6 +75,9 @@ def test_each_step_shows_what_the_chosen_seat_saw_then(finished):
     assert last["view"]["observation"]["over"] is True and last["view"]["observation"]["scores"]
     end = client.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": tokens[1]}).json()
     assert last["view"]["observation"] == end["observation"] and last["log"][-1]["i"] == len(end["log"]) - 1
+    # each turn says when it began, as the table's log does
+    turns = [e for e in last["log"] if e["k"] == "turn"]
+    assert turns and all(isinstance(e.get("at"), int) for e in turns)
     # the log grows with the steps, as the outline says
     # (the texts; a card's name in the arguments is the card as it was then: it grows advancements)
     assert [(e["i"], e["t"]) for e in at40[0]["log"]] == \

@@ -55,11 +55,18 @@ class Replay:
     events: list[int]                        # events[k]: how many events the game had at step k
     actors: list[int | None]                 # actors[k]: the seat whose action made step k (None at 0)
     turns: list[dict[str, int]]              # where each turn starts: {step, turn, round, player}
+    times: list[float | None] = field(default_factory=list)   # times[k]: when action k-1 was made (0: created)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def steps(self) -> int:
         return len(self.actions)
+
+    def started(self, actions: Any) -> float | None:
+        """When the turn began that started after ``actions`` actions (the log's turn times)."""
+        if isinstance(actions, int) and 0 <= actions < len(self.times):
+            return self.times[actions]
+        return None
 
     def at(self, step: int) -> Game:
         """The game after ``step`` actions (a copy: the caller may read it freely)."""
@@ -69,7 +76,8 @@ class Replay:
         return game
 
 
-def build(game_id: str, config: dict[str, Any], bots: list[str | None], actions: list[str]) -> Replay:
+def build(game_id: str, config: dict[str, Any], bots: list[str | None], actions: list[str],
+          times: list[float | None] | None = None) -> Replay:
     """Replay ``actions`` from the start of a game with this configuration (see the module docstring)."""
     if len(actions) > MAX_STEPS:
         raise Conflict(f"this game has {len(actions)} actions; games of more than {MAX_STEPS} are not replayed")
@@ -88,7 +96,7 @@ def build(game_id: str, config: dict[str, Any], bots: list[str | None], actions:
             turns.append({"step": k, "turn": st.turn_number, "round": st.round, "player": st.turn.player})
         if k % STRIDE == 0:
             kept.append(game.clone())
-    return Replay(game_id, config, bots, list(actions), kept, events, actors, turns)
+    return Replay(game_id, config, bots, list(actions), kept, events, actors, turns, list(times or []))
 
 
 class Replays:
@@ -140,10 +148,11 @@ class Replays:
                 actions = list(session.game.history)
                 config = dict(session.config)
                 bots = [s.bot for s in session.seats]
+                times = [session.turn_started_at(k) for k in range(len(actions) + 1)]
         if not self._builds.acquire(timeout=30):
             raise TooMany("the server is replaying many games right now; try again in a moment")
         try:
-            return build(game_id, config, bots, actions)
+            return build(game_id, config, bots, actions, times)
         finally:
             self._builds.release()
 
@@ -172,7 +181,7 @@ class Replays:
         turn = bisect.bisect_right([t["step"] for t in replay.turns], step) - 1
         answer: dict[str, Any] = {
             "game_id": game_id, "seat": seat, "step": step, "steps": replay.steps, "actor": replay.actors[step],
-            "turn": turn, "view": view, "log": log_entries(game, seat, 0),
+            "turn": turn, "view": view, "log": log_entries(game, seat, 0, replay.started),
         }
         if outline:
             answer["outline"] = {"turns": replay.turns, "events": replay.events, "actors": replay.actors}
