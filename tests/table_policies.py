@@ -16,6 +16,7 @@ from typing import Callable
 import mysticvale as mv
 from mysticvale.engine.rng import Rng
 from mysticvale.engine.zones import net_decay, stats
+from waiting import HTTP_TIMEOUT
 
 #: When Played "you may discard another card in your field" (file 000): a choice that reveals nothing.
 OWLS = ("Mindful Owl", "Deadwood Harvester")
@@ -66,7 +67,7 @@ class Wants:
 def _post(url: str, payload: dict) -> dict:
     req = urllib.request.Request(url, data=json.dumps(payload).encode(), method="POST",
                                  headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=60) as resp:
+    with urllib.request.urlopen(req, timeout=HTTP_TIMEOUT) as resp:
         return json.loads(resp.read().decode())
 
 

@@ -161,11 +161,11 @@ def wait_seq_change(page, before: str) -> None:
     page.wait_for_function(f"document.body.dataset.seq !== {before!r}")
 
 
-def click_and_wait(page, selector: str, timeout: float = 60_000) -> None:
+def click_and_wait(page, selector: str) -> None:
     """Click ``selector`` and wait for the next version of the game (the click's action or undo)."""
     before = seq(page)
     page.click(selector)
-    wait_seq_change(page, before, timeout=timeout)
+    wait_seq_change(page, before)
 
 
 def seat_url(server: str, game: dict, seat: int | None) -> str:
@@ -227,7 +227,7 @@ def views(browser, url: str, path_prefix: Path, ready: str, *, before=None, tour
                 if not tour_offer:
                     pg.add_init_script("localStorage.setItem('mysticvale.tour', 'true')")
                 pg.goto(url)
-                pg.wait_for_selector(ready, state="attached", timeout=60_000)
+                pg.wait_for_selector(ready, state="attached")
                 if before is not None:
                     before(pg)
                 pg.mouse.move(2, 2)

@@ -35,7 +35,6 @@ class _Desktop:
         self.page = self.ctx.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.set_default_timeout(30_000)
         use_settings(self.page, animations=False, language=lang, languageAsked=True, **settings)
         if not tour:
             self.page.add_init_script("localStorage.setItem('mysticvale.tour', 'true')")
@@ -115,9 +114,10 @@ def test_auto_reveal_counts_as_yucata_and_says_why_it_waits(browser, server, sho
         assert decay >= 3
         assert page.inner_text("#auto-state") == f"waits: {decay} decay show"
         assert "less than 3 decay shows" in page.get_attribute("label.auto", "title")
+        # Nothing planned: no automatic push is waiting to go (its timer is set only below the limit).
         seq_before = seq(page)
-        page.wait_for_timeout(1500)                      # (it must not push: nothing to wait for)
-        assert seq(page) == seq_before
+        page.wait_for_function("window.mysticvaleClient.table().autoTimer === null && !window.mysticvaleClient.playing()")
+        assert seq(page) == seq_before and page.locator("#deck.clickable").count() == 1
         screenshot(page, shot_dir / "auto-waits-desktop-en.png")
     # Below 3 (a card with growth came up after a push): it reveals by itself.
     policy = Wants(("Mindful Owl", "Deadwood Harvester", "Lifebringer Seed", "Seedling"), discard_decay=True,
@@ -127,7 +127,7 @@ def test_auto_reveal_counts_as_yucata_and_says_why_it_waits(browser, server, sho
     assert at["observation"]["players"][0]["decay"] < 3
     with _Desktop(browser, autoReveal=True) as page:
         page.goto(seat_url(server, game, 0))
-        page.wait_for_function(f"Number(document.body.dataset.seq) > {at['seq']}", timeout=60_000)
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {at['seq']}")
         after = seat_state(server, game, 0)
         assert any(e["kind"] == "push" and e["player"] == 0 for e in after["log"][len(at["log"]):]), \
             after["log"][len(at["log"]):]

@@ -23,6 +23,7 @@ import mysticvale as mv
 from browser_helpers import (MY_TURN, click_and_wait, create_game, in_viewport, phone_page, screenshot, seat_state,
                              seat_url, use_settings, views)
 from table_policies import OWLS, Wants, drive
+from waiting import HTTP_TIMEOUT
 
 pytestmark = pytest.mark.browser
 
@@ -181,8 +182,8 @@ def test_on_a_phone_the_decision_is_never_on_a_hidden_tab(browser, server, shot_
             req = json.dumps({"token": token1, "action": action, "seq": st["seq"]}).encode()
             urllib.request.urlopen(urllib.request.Request(f"{server}/api/games/{game['id']}/actions", data=req,
                                                           method="POST", headers={"Content-Type": "application/json"}),
-                                   timeout=60).read()
-        pg.wait_for_function(MY_TURN, timeout=60_000)
+                                   timeout=HTTP_TIMEOUT).read()
+        pg.wait_for_function(MY_TURN)
         # My turn came by itself: the log I am reading stays; the Field tab carries the mark.
         pg.wait_for_selector("#tabs [data-tab=field] .badge.decision")
         assert pg.evaluate("document.querySelector('.table').dataset.tab") == "log"

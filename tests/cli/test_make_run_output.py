@@ -15,6 +15,8 @@ import time
 import warnings
 from pathlib import Path
 
+from waiting import PATIENCE
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -45,7 +47,7 @@ def test_serve_prints_the_address_and_how_to_stop(tmp_path):
                             env={**os.environ, "COLUMNS": "200"})
     lines: list[str] = []
     try:
-        deadline = time.monotonic() + 120           # a loaded machine starts slowly; the lines come at once
+        deadline = time.monotonic() + PATIENCE      # a loaded machine starts slowly; the lines come at once
         while time.monotonic() < deadline and not any("Ctrl+C" in x for x in lines):
             line = proc.stdout.readline()
             if not line:
