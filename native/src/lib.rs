@@ -6,10 +6,12 @@
 //! ([`catalogue::Catalogue::from_table_json`]). With the `python` feature, `py.rs` is the
 //! extension module `mysticvale._native`.
 
+pub mod actions;
 pub mod card_types;
 pub mod catalogue;
 pub mod errors;
 pub mod rng;
+pub mod sleeve;
 
 #[cfg(feature = "python")]
 mod py;

@@ -10,13 +10,16 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyList};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 
+use crate::actions::{InvalidAction, Notation};
 use crate::catalogue::{self, Catalogue};
 use crate::errors::{self, py_repr};
 use crate::rng::{Rng, Seed, Stream};
+use crate::sleeve;
 
 pyo3::import_exception!(mysticvale.errors, CatalogueError);
+pyo3::import_exception!(mysticvale.errors, InvalidActionError);
 
 /// Run `f`, turning a panic into `RuntimeError("native engine bug: ...")`.
 fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
@@ -122,10 +125,70 @@ impl PyCatalogue {
             .collect()
     }
 
+    /// A card's stats (`Catalogue.stats`, as a dict of plain values; abilities as
+    /// `(layer, trigger, effect)`, `by_trigger` in order of first appearance).
+    fn stats<'py>(&self, py: Python<'py>, layers: Vec<u16>) -> PyResult<Bound<'py, PyDict>> {
+        self.check_copies(&layers)?;
+        let cat = &*self.inner;
+        let s = guarded(|| Ok(sleeve::compute_stats(cat, &layers)))?;
+        let d = PyDict::new(py);
+        d.set_item("symbols", s.symbols.to_vec())?;
+        d.set_item("printed", s.printed.to_vec())?;
+        d.set_item("aether_decay", s.aether_decay)?;
+        let abilities: Vec<(u8, &str, &str)> = s
+            .abilities
+            .iter()
+            .map(|r| {
+                let a = r.ability(cat);
+                (r.layer, a.trigger.name(), a.effect.name())
+            })
+            .collect();
+        d.set_item("abilities", abilities)?;
+        // Widened: PyO3 turns a Vec<u8> into bytes.
+        d.set_item("active_layers", s.active_layers.iter().map(|&l| u32::from(l)).collect::<Vec<u32>>())?;
+        d.set_item("has_cursed_land", s.has_cursed_land)?;
+        d.set_item("level3", s.level3)?;
+        d.set_item("end_vp", s.end_vp)?;
+        d.set_item("neg_vp", s.neg_vp)?;
+        d.set_item("net", s.net)?;
+        d.set_item("aether_net", s.aether_net)?;
+        let by = PyDict::new(py);
+        for r in &s.abilities {
+            let trigger = r.ability(cat).trigger;
+            if by.contains(trigger.name())? {
+                continue;
+            }
+            let rows: Vec<(u8, u8, &str)> =
+                s.by_trigger(cat, trigger).map(|(l, k, a)| (l, k, a.ability(cat).effect.name())).collect();
+            by.set_item(trigger.name(), rows)?;
+        }
+        d.set_item("by_trigger", by)?;
+        Ok(d)
+    }
+
+    /// May copy `copy` be sleeved on a card with these layers (`Catalogue.fits`)?
+    fn fits(&self, layers: Vec<u16>, copy: u16) -> PyResult<bool> {
+        self.check_copies(&layers)?;
+        self.check_copies(&[copy])?;
+        guarded(|| Ok(sleeve::can_sleeve(&self.inner, &layers, copy)))
+    }
+
     /// The save's `"catalogue"` entry, as Python's `serialize.dumps` writes it.
     #[getter]
     fn save_json(&self) -> String {
         self.inner.save_json.to_string()
+    }
+}
+
+impl PyCatalogue {
+    fn check_copies(&self, ids: &[u16]) -> PyResult<()> {
+        match ids.iter().find(|&&c| usize::from(c) >= self.inner.copies.len()) {
+            Some(c) => Err(PyValueError::new_err(format!(
+                "no advancement copy {c} in this catalogue (it has {})",
+                self.inner.copies.len()
+            ))),
+            None => Ok(()),
+        }
     }
 }
 
@@ -192,11 +255,61 @@ impl PyRng {
     }
 }
 
+/// Python's own `repr` of a text (exact for every character, unlike [`py_repr`]'s
+/// approximation of which characters Python prints).
+fn python_repr(py: Python<'_>, s: &str) -> String {
+    PyString::new(py, s).repr().map(|r| r.to_string()).unwrap_or_else(|_| py_repr(s))
+}
+
+fn invalid_action(py: Python<'_>, e: &InvalidAction) -> PyErr {
+    InvalidActionError::new_err(e.message_with(|s| python_repr(py, s)))
+}
+
+/// Read action notation as `Action.parse`: `(verb, args)`, or `InvalidActionError` with
+/// Python's message.
+#[pyfunction]
+fn parse_action(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<(&'static str, Vec<String>)> {
+    let Ok(text) = text.downcast::<PyString>() else {
+        let name = text.get_type().name()?.to_string();
+        return Err(InvalidActionError::new_err(format!("an action must be text, not {name}")));
+    };
+    match text.to_str() {
+        Ok(s) => guarded(|| match s.parse::<Notation>() {
+            Ok(n) => Ok((n.verb.word(), n.args.iter().map(|a| a.to_string()).collect())),
+            Err(e) => Err(invalid_action(py, &e)),
+        }),
+        // Text Rust cannot hold (a lone surrogate): it is no notation, since every verb and
+        // argument is ASCII. Read it as lossy text to find what is wrong, and quote the
+        // original words, as Python's message does.
+        Err(_) => {
+            let lossy = text.to_string_lossy().into_owned();
+            let err = match lossy.parse::<Notation>() {
+                Ok(_) => return Err(PyRuntimeError::new_err("native engine bug: a surrogate read as notation")),
+                Err(e) => e,
+            };
+            let words = text.call_method0("split")?;
+            let original = |i: usize| -> PyResult<String> { Ok(words.get_item(i)?.repr()?.to_string()) };
+            let message = match &err {
+                InvalidAction::Empty => err.message_with(|s| python_repr(py, s)),
+                InvalidAction::UnknownVerb { .. } => {
+                    let verbs: Vec<&str> = crate::actions::VERBS.iter().map(|v| v.word()).collect();
+                    format!("unknown verb {} in {}; verbs are: {}", original(0)?, text.repr()?, verbs.join(", "))
+                }
+                InvalidAction::UnexpectedCharacters { position, .. } => {
+                    format!("unexpected characters in {} of {}", original(*position)?, text.repr()?)
+                }
+            };
+            Err(InvalidActionError::new_err(message))
+        }
+    }
+}
+
 /// The extension module.
 #[pymodule(gil_used = false)]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCatalogue>()?;
     m.add_class::<PyRng>()?;
+    m.add_function(wrap_pyfunction!(parse_action, m)?)?;
     m.add("CATALOGUE_FORMAT", catalogue::FORMAT)?;
     m.add("CATALOGUE_VERSION", catalogue::VERSION)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
