@@ -142,6 +142,10 @@ pub struct Catalogue {
     supply: [Vec<u16>; 3],
     /// Is a copy a part of a leader card?
     leader_copy: Vec<bool>,
+    /// type -> the copy of each of its printed copies, in printed order.
+    printed: Vec<Vec<u16>>,
+    /// type name -> type id.
+    type_index: BTreeMap<Box<str>, u16>,
 }
 
 fn boxed(s: String) -> Box<str> {
@@ -339,6 +343,10 @@ impl Catalogue {
         if !problems.is_empty() {
             return Err(CatalogueError { problems, source: source.to_owned() });
         }
+        let mut type_index = BTreeMap::new();
+        for (id, t) in (0u16..).zip(&types) {
+            type_index.entry(t.name.clone()).or_insert(id);
+        }
         let leader_copy = copies.iter().map(|c| types[usize::from(c.type_id)].kind == Kind::Leader).collect();
         Ok(Catalogue {
             sets: row.sets.into_iter().map(boxed).collect(),
@@ -353,6 +361,8 @@ impl Catalogue {
             soil_copies,
             supply,
             leader_copy,
+            printed,
+            type_index,
         })
     }
 }
@@ -416,6 +426,16 @@ impl Catalogue {
             }
         }
         out
+    }
+
+    /// The advancement type of a name (Python's `advancements.get(name)`).
+    pub fn type_id(&self, name: &str) -> Option<u16> {
+        self.type_index.get(name).copied()
+    }
+
+    /// The copy of each printed copy of a type, in printed order (Python's `t.copies`).
+    pub fn printed_copies(&self, type_id: u16) -> &[u16] {
+        self.printed.get(usize::from(type_id)).map_or(&[], |v| v.as_slice())
     }
 
     /// Is a copy a part of a leader card (Python's `leader_copies`)?

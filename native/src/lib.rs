@@ -10,8 +10,14 @@ pub mod actions;
 pub mod card_types;
 pub mod catalogue;
 pub mod errors;
+pub mod pyjson;
 pub mod rng;
+pub mod rulesets;
+pub mod serialize;
+pub mod setup;
 pub mod sleeve;
+pub mod state;
+pub mod zones;
 
 #[cfg(feature = "python")]
 mod py;

@@ -304,12 +304,37 @@ fn parse_action(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<(&'static s
     }
 }
 
+/// The save text of a game just set up, before its first turn: the twin of
+/// `serialize.dumps(setup.new_state(cat, get_ruleset(ruleset), players, seed, deal_fields=...))`.
+/// `ValueError` with Python's messages for an unknown rule set or a player count outside 2-4.
+#[pyfunction]
+#[pyo3(signature = (catalogue, ruleset, players, seed, deal_fields = true))]
+fn new_state_json(
+    catalogue: &PyCatalogue,
+    ruleset: &str,
+    players: i64,
+    seed: &Bound<'_, PyAny>,
+    deal_fields: bool,
+) -> PyResult<String> {
+    let rs = crate::rulesets::get_ruleset(ruleset).map_err(PyValueError::new_err)?;
+    let seed = seed_of(seed)?;
+    let players = u8::try_from(players)
+        .map_err(|_| PyValueError::new_err(format!("Mystic Vale is for 2 to 4 players, not {players}")))?;
+    let cat = catalogue.inner.clone();
+    guarded(|| {
+        let st = crate::setup::new_state(cat, rs, players, seed, deal_fields).map_err(PyValueError::new_err)?;
+        Ok(crate::serialize::dumps(&st))
+    })
+}
+
 /// The extension module.
 #[pymodule(gil_used = false)]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCatalogue>()?;
     m.add_class::<PyRng>()?;
     m.add_function(wrap_pyfunction!(parse_action, m)?)?;
+    m.add_function(wrap_pyfunction!(new_state_json, m)?)?;
+    m.add("SAVE_VERSION", crate::serialize::VERSION)?;
     m.add("CATALOGUE_FORMAT", catalogue::FORMAT)?;
     m.add("CATALOGUE_VERSION", catalogue::VERSION)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
