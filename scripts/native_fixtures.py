@@ -53,9 +53,22 @@ def rng_vectors() -> dict:
     return {"cases": cases}
 
 
+def midgame_save(actions: int = 60) -> str:
+    """A base-game save after random play (seeded), for the cargo save round trip."""
+    import mysticvale as mv
+
+    game = mv.new_game(players=3, seed=7)
+    rng = Rng(7)
+    for _ in range(actions):
+        legal = game.legal_actions()
+        game.apply_action(legal[rng.below("random", len(legal))])
+    return game.to_json()
+
+
 def fixtures() -> dict[str, str]:
     """File name -> text of every fixture."""
     out = {"rng_vectors.json": json.dumps(rng_vectors(), indent=1, ensure_ascii=False) + "\n"}
+    out["save_base_midgame.json"] = midgame_save()
     for sets in CATALOGUE_SETS:
         out[f"catalogue_{'+'.join(sets)}.json"] = native_catalogue.table_json_for(sets) + "\n"
     return out

@@ -72,3 +72,16 @@ mod tests {
         assert_eq!(py_repr("Été"), "'Été'");
     }
 }
+
+/// A saved game that cannot be loaded (Python's `SaveError`): corrupt, or from an
+/// incompatible version. Nothing is half-loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveError(pub String);
+
+impl fmt::Display for SaveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SaveError {}

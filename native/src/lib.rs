@@ -13,6 +13,7 @@ pub mod errors;
 pub mod pyjson;
 pub mod rng;
 pub mod rulesets;
+pub mod scoring;
 pub mod serialize;
 pub mod setup;
 pub mod sleeve;

@@ -20,6 +20,7 @@ use crate::sleeve;
 
 pyo3::import_exception!(mysticvale.errors, CatalogueError);
 pyo3::import_exception!(mysticvale.errors, InvalidActionError);
+pyo3::import_exception!(mysticvale.errors, SaveError);
 
 /// Run `f`, turning a panic into `RuntimeError("native engine bug: ...")`.
 fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
@@ -327,13 +328,89 @@ fn new_state_json(
     })
 }
 
+/// Load a save into the native state and write it again: the text of
+/// `serialize.dumps(serialize.loads(text))`. `catalogue` is the twin of the catalogue the
+/// save names (`engine/native.py` `load_save` resolves it); `SaveError` for a corrupt save.
+#[pyfunction]
+fn save_round_trip(catalogue: &PyCatalogue, text: &str) -> PyResult<String> {
+    let cat = catalogue.inner.clone();
+    guarded(|| match crate::serialize::loads(cat, text) {
+        Ok(st) => Ok(crate::serialize::dumps(&st)),
+        Err(e) => Err(SaveError::new_err(e.0)),
+    })
+}
+
+/// A game's state in the native core, read from a save (the facade's state, so far without
+/// play: reading, writing and scoring).
+#[pyclass(name = "State", module = "mysticvale._native")]
+struct PyState {
+    inner: crate::state::State,
+}
+
+#[pymethods]
+impl PyState {
+    /// Read a save with the twin of the catalogue it names; `SaveError` for a corrupt one.
+    #[staticmethod]
+    fn from_json(catalogue: &PyCatalogue, text: &str) -> PyResult<PyState> {
+        let cat = catalogue.inner.clone();
+        guarded(|| match crate::serialize::loads(cat, text) {
+            Ok(inner) => Ok(PyState { inner }),
+            Err(e) => Err(SaveError::new_err(e.0)),
+        })
+    }
+
+    /// The save's text, as the Python engine writes it.
+    fn to_json(&self) -> PyResult<String> {
+        guarded(|| Ok(crate::serialize::dumps(&self.inner)))
+    }
+
+    /// A seat's score by source (`Game.score_breakdown`).
+    fn score_breakdown<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyDict>> {
+        let n = self.inner.players.len();
+        let p = u8::try_from(seat)
+            .ok()
+            .filter(|&p| usize::from(p) < n)
+            .ok_or_else(|| PyValueError::new_err(format!("no seat {seat} in a {n}-player game")))?;
+        let b = guarded(|| Ok(crate::scoring::breakdown(&self.inner, p)))?;
+        let d = PyDict::new(py);
+        d.set_item("vp_tokens", b.vp_tokens)?;
+        d.set_item("advancements", b.advancements)?;
+        d.set_item("vales", b.vales)?;
+        d.set_item("negative_vp", b.negative_vp)?;
+        d.set_item("curse_tokens", b.curse_tokens)?;
+        d.set_item("total", b.total)?;
+        d.set_item("tiebreak", b.tiebreak)?;
+        Ok(d)
+    }
+
+    /// Each seat's total points (`Game.scores`).
+    fn scores(&self) -> PyResult<Vec<i64>> {
+        guarded(|| Ok(crate::scoring::scores(&self.inner)))
+    }
+
+    /// The winning seats once the game is over, else `[]` (`Game.winners`).
+    fn winners(&self) -> PyResult<Vec<u32>> {
+        if !self.inner.over {
+            return Ok(Vec::new());
+        }
+        guarded(|| Ok(crate::scoring::winners(&self.inner).into_iter().map(u32::from).collect()))
+    }
+
+    /// Is the game over?
+    fn is_over(&self) -> bool {
+        self.inner.over
+    }
+}
+
 /// The extension module.
 #[pymodule(gil_used = false)]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCatalogue>()?;
     m.add_class::<PyRng>()?;
+    m.add_class::<PyState>()?;
     m.add_function(wrap_pyfunction!(parse_action, m)?)?;
     m.add_function(wrap_pyfunction!(new_state_json, m)?)?;
+    m.add_function(wrap_pyfunction!(save_round_trip, m)?)?;
     m.add("SAVE_VERSION", crate::serialize::VERSION)?;
     m.add("CATALOGUE_FORMAT", catalogue::FORMAT)?;
     m.add("CATALOGUE_VERSION", catalogue::VERSION)?;

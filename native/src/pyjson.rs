@@ -156,3 +156,252 @@ mod tests {
         );
     }
 }
+
+/// Read JSON text into a [`J`] (the values Python's `json.loads` gives a save; a number
+/// with a fraction or exponent is kept as its text, [`J::Raw`]; a key given twice keeps
+/// its last value, as Python's dict).
+///
+/// # Errors
+/// Where the text stops being JSON.
+pub fn parse(text: &str) -> Result<J, String> {
+    let mut p = Parser { s: text.as_bytes(), i: 0, text, depth: 0 };
+    p.ws();
+    let v = p.value()?;
+    p.ws();
+    if p.i != p.s.len() {
+        return Err(p.err("extra data"));
+    }
+    Ok(v)
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+    text: &'a str,
+    depth: u32,
+}
+
+impl Parser<'_> {
+    fn err(&self, what: &str) -> String {
+        format!("{what} at char {}", self.text[..self.i.min(self.text.len())].chars().count())
+    }
+
+    fn ws(&mut self) {
+        while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, lit: &str) -> bool {
+        if self.s[self.i..].starts_with(lit.as_bytes()) {
+            self.i += lit.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn value(&mut self) -> Result<J, String> {
+        // Deep nesting is no save: refuse it before the stack runs out.
+        if self.depth > 200 {
+            return Err(self.err("nested too deeply"));
+        }
+        match self.s.get(self.i) {
+            None => Err(self.err("Expecting value")),
+            Some(b'{') => {
+                self.depth += 1;
+                self.i += 1;
+                let mut pairs: Vec<(Box<str>, J)> = Vec::new();
+                self.ws();
+                if self.eat("}") {
+                    self.depth -= 1;
+                    return Ok(J::Map(pairs));
+                }
+                loop {
+                    self.ws();
+                    if self.s.get(self.i) != Some(&b'"') {
+                        return Err(self.err("Expecting property name enclosed in double quotes"));
+                    }
+                    let k = self.string()?;
+                    self.ws();
+                    if !self.eat(":") {
+                        return Err(self.err("Expecting ':' delimiter"));
+                    }
+                    self.ws();
+                    let v = self.value()?;
+                    match pairs.iter_mut().find(|(key, _)| **key == *k) {
+                        Some(slot) => slot.1 = v,
+                        None => pairs.push((k.into(), v)),
+                    }
+                    self.ws();
+                    if self.eat(",") {
+                        continue;
+                    }
+                    if self.eat("}") {
+                        break;
+                    }
+                    return Err(self.err("Expecting ',' delimiter"));
+                }
+                self.depth -= 1;
+                Ok(J::Map(pairs))
+            }
+            Some(b'[') => {
+                self.depth += 1;
+                self.i += 1;
+                let mut xs = Vec::new();
+                self.ws();
+                if self.eat("]") {
+                    self.depth -= 1;
+                    return Ok(J::List(xs));
+                }
+                loop {
+                    self.ws();
+                    xs.push(self.value()?);
+                    self.ws();
+                    if self.eat(",") {
+                        continue;
+                    }
+                    if self.eat("]") {
+                        break;
+                    }
+                    return Err(self.err("Expecting ',' delimiter"));
+                }
+                self.depth -= 1;
+                Ok(J::List(xs))
+            }
+            Some(b'"') => Ok(J::Str(self.string()?.into())),
+            Some(b't') if self.eat("true") => Ok(J::Bool(true)),
+            Some(b'f') if self.eat("false") => Ok(J::Bool(false)),
+            Some(b'n') if self.eat("null") => Ok(J::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => Err(self.err("Expecting value")),
+        }
+    }
+
+    fn number(&mut self) -> Result<J, String> {
+        let start = self.i;
+        if self.s[self.i] == b'-' {
+            self.i += 1;
+        }
+        let digits = self.i;
+        while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
+            self.i += 1;
+        }
+        if self.i == digits || (self.s[digits] == b'0' && self.i - digits > 1) {
+            self.i = start;
+            return Err(self.err("Expecting value"));
+        }
+        let mut float = false;
+        if self.s.get(self.i) == Some(&b'.') {
+            float = true;
+            self.i += 1;
+            let d = self.i;
+            while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
+                self.i += 1;
+            }
+            if self.i == d {
+                return Err(self.err("Expecting digits"));
+            }
+        }
+        if matches!(self.s.get(self.i), Some(b'e' | b'E')) {
+            float = true;
+            self.i += 1;
+            if matches!(self.s.get(self.i), Some(b'+' | b'-')) {
+                self.i += 1;
+            }
+            let d = self.i;
+            while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
+                self.i += 1;
+            }
+            if self.i == d {
+                return Err(self.err("Expecting digits"));
+            }
+        }
+        let t = &self.text[start..self.i];
+        if float {
+            return Ok(J::Raw(t.into()));
+        }
+        Ok(t.parse::<i64>().map_or_else(|_| J::BigInt(if t == "-0" { "0".into() } else { t.into() }), J::Int))
+    }
+
+    fn hex4(&mut self) -> Result<u32, String> {
+        let h = self.text.get(self.i..self.i + 4).ok_or_else(|| self.err("Invalid \\uXXXX escape"))?;
+        let v = u32::from_str_radix(h, 16).map_err(|_| self.err("Invalid \\uXXXX escape"))?;
+        self.i += 4;
+        Ok(v)
+    }
+
+    fn string(&mut self) -> Result<String, String> {
+        self.i += 1; // the opening quote
+        let mut out = String::new();
+        loop {
+            let start = self.i;
+            while self.i < self.s.len() && !matches!(self.s[self.i], b'"' | b'\\') && self.s[self.i] >= 0x20 {
+                self.i += 1;
+            }
+            out.push_str(&self.text[start..self.i]);
+            match self.s.get(self.i) {
+                None => return Err(self.err("Unterminated string")),
+                Some(b'"') => {
+                    self.i += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.i += 1;
+                    let Some(&c) = self.s.get(self.i) else {
+                        return Err(self.err("Unterminated string"));
+                    };
+                    self.i += 1;
+                    match c {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let mut u = self.hex4()?;
+                            if (0xD800..0xDC00).contains(&u) && self.eat("\\u") {
+                                let lo = self.hex4()?;
+                                if (0xDC00..0xE000).contains(&lo) {
+                                    u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                                } else {
+                                    return Err(self.err("a lone surrogate the native core cannot hold"));
+                                }
+                            }
+                            out.push(
+                                char::from_u32(u)
+                                    .ok_or_else(|| self.err("a lone surrogate the native core cannot hold"))?,
+                            );
+                        }
+                        _ => return Err(self.err("Invalid \\escape")),
+                    }
+                }
+                Some(_) => return Err(self.err("Invalid control character")),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use super::*;
+
+    #[test]
+    fn reads_what_it_writes() {
+        let text =
+            r#"{"a":[1,-2,12345678901234567890123,null,true,false],"b":"S\u00e4 \ud83d\ude00 \"q\" \\ \n","c":{}}"#;
+        assert_eq!(parse(text).unwrap().dumps(), text);
+        assert_eq!(parse(" [1.5e3, 2] ").unwrap(), J::List(vec![J::Raw("1.5e3".into()), J::Int(2)]));
+    }
+
+    #[test]
+    fn refuses_what_is_not_json() {
+        for bad in ["", "{", "[1,]", "{\"a\" 1}", "01", "\"\\ud800\"", "[1] x", "tru", "\"a\u{1}\""] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+        assert!(parse(&"[".repeat(1000)).is_err());
+    }
+}

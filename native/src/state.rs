@@ -6,6 +6,7 @@
 //! so is the top of a discard pile and of each supply deck.
 #![forbid(unsafe_code)]
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::catalogue::Catalogue;
@@ -19,6 +20,68 @@ pub type CardId = u16;
 pub type CopyId = u16;
 /// A vale card id (an index of [`State::vale_types`]).
 pub type ValeId = u16;
+
+/// Every kind of rules step the Python engine registers (`registry.STEPS`), sorted; a save
+/// naming another is corrupt.
+pub const STEP_KINDS: [&str; 23] = [
+    "ability",
+    "deepwood_ask",
+    "discard_abilities",
+    "discard_field",
+    "discard_start",
+    "end_turn",
+    "finish_turn",
+    "harvest_end",
+    "harvest_start",
+    "leader_choose",
+    "leader_upgrades",
+    "leaders_ready",
+    "prep_restart",
+    "prep_start",
+    "prep_step",
+    "queue",
+    "replenish",
+    "reveal",
+    "reveal_pause",
+    "sleeve_next",
+    "spoil",
+    "spoil_check",
+    "when_played",
+];
+
+/// Every kind of pending decision the Python engine registers (`registry.DECISIONS`), sorted.
+pub const DECISION_KINDS: [&str; 30] = [
+    "althena_keep",
+    "choose_leader",
+    "deepwood_veteran",
+    "discard_field",
+    "echoing_waterfalls",
+    "finish_turn",
+    "flame_geysers",
+    "griffin_claim",
+    "griffin_give",
+    "keep_field_card",
+    "keep_in_field",
+    "kojen_and_khan",
+    "le_que_give",
+    "le_que_pick",
+    "look_discard_any",
+    "look_top",
+    "look_top_n",
+    "lore_keeper",
+    "manadew_target",
+    "order",
+    "order_top",
+    "prep_stop",
+    "ranger_captain",
+    "reveal_next",
+    "rockspine_zenith",
+    "search_deck",
+    "search_deck_n",
+    "sleeve",
+    "snapjaw",
+    "spoil_guard",
+];
 
 /// The phases of a turn, in Python's `PHASES` order.
 pub const PHASES: [&str; 5] = ["planting", "harvest", "discard", "prep", "over"];
@@ -142,7 +205,7 @@ impl Turn {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     /// What kind of event (`reveal`, `setup`, ...).
-    pub kind: &'static str,
+    pub kind: Cow<'static, str>,
     /// The player it concerns.
     pub player: Option<u8>,
     /// Its text.

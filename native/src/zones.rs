@@ -25,7 +25,7 @@ pub fn card_name(st: &State, card: CardId) -> String {
 
 /// Record an event (Python's `log`).
 pub fn log(st: &mut State, kind: &'static str, player: Option<u8>, text: String, data: Vec<(Box<str>, J)>) {
-    st.events.push(Event { kind, player, text, private_to: None, public_text: String::new(), data });
+    st.events.push(Event { kind: kind.into(), player, text, private_to: None, public_text: String::new(), data });
 }
 
 /// An empty deck is refilled by shuffling the discard pile (file 000).
@@ -88,4 +88,17 @@ pub fn mark_seen(st: &mut State, card: CardId) {
     {
         st.seen_leaders.push(card);
     }
+}
+
+/// Every card a player owns, wherever it is: deck, field, discard, aside, on deck (Python's
+/// `owned_cards`, in its order).
+pub fn owned_cards(st: &State, p: u8) -> Vec<CardId> {
+    let pl = &st.players[usize::from(p)];
+    let mut out: Vec<CardId> = Vec::with_capacity(pl.deck.len() + pl.field.len() + pl.discard.len() + 1);
+    out.extend(&pl.deck);
+    out.extend(&pl.field);
+    out.extend(&pl.discard);
+    out.extend(&pl.aside);
+    out.extend(pl.on_deck);
+    out
 }

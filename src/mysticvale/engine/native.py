@@ -77,3 +77,36 @@ def catalogue(cat: Catalogue):
         twin = module().Catalogue.from_table_json(native_catalogue.table_json(cat), f"catalogue {cat.source}")
         cat.__dict__[_CACHE_ATTR] = twin
     return twin
+
+
+def save_catalogue(text: str | bytes) -> Catalogue:
+    """The catalogue a save names, resolved by Python (the only reader of card data), with
+    :func:`serialize.loads`'s errors for a text that is no save of a supported version."""
+    import json
+
+    from ..cards.catalogue import catalogue_from_json
+    from ..errors import SaveError
+    from . import serialize
+
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError) as exc:
+        raise SaveError(f"not a saved game: the text is not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != serialize.FORMAT:
+        raise SaveError("not a saved game: the 'format' field is missing or wrong")
+    if data.get("version") != serialize.VERSION:
+        raise SaveError(f"saved game version {data.get('version')!r} is not supported "
+                        f"(expected {serialize.VERSION})")
+    try:
+        return catalogue_from_json(data["catalogue"])
+    except Exception as exc:  # any malformed catalogue entry: refuse the whole save
+        raise SaveError(f"corrupt saved game: {type(exc).__name__}: {exc}") from None
+
+
+def save_round_trip(text: str | bytes) -> str:
+    """A save loaded into the native core's state and written again (for the proofs: it
+    must be the text the Python engine writes); ``SaveError`` for a corrupt save."""
+    cat = save_catalogue(text)
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    return module().save_round_trip(catalogue(cat), text)
