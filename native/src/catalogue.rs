@@ -146,6 +146,8 @@ pub struct Catalogue {
     printed: Vec<Vec<u16>>,
     /// type name -> type id.
     type_index: BTreeMap<Box<str>, u16>,
+    /// type -> (leader, upgraded side?) of a leader's part (Python's `leader_of`).
+    leader_of: Vec<Option<(u16, bool)>>,
 }
 
 fn boxed(s: String) -> Box<str> {
@@ -347,6 +349,14 @@ impl Catalogue {
         for (id, t) in (0u16..).zip(&types) {
             type_index.entry(t.name.clone()).or_insert(id);
         }
+        let mut leader_of = vec![None; types.len()];
+        for (li, l) in (0u16..).zip(&leaders) {
+            for (&t, upgraded) in l.start.iter().map(|t| (t, false)).chain(l.upgraded.iter().map(|t| (t, true))) {
+                if let Some(slot) = leader_of.get_mut(usize::from(t)) {
+                    *slot = Some((li, upgraded));
+                }
+            }
+        }
         let leader_copy = copies.iter().map(|c| types[usize::from(c.type_id)].kind == Kind::Leader).collect();
         Ok(Catalogue {
             sets: row.sets.into_iter().map(boxed).collect(),
@@ -363,6 +373,7 @@ impl Catalogue {
             leader_copy,
             printed,
             type_index,
+            leader_of,
         })
     }
 }
@@ -436,6 +447,11 @@ impl Catalogue {
     /// The copy of each printed copy of a type, in printed order (Python's `t.copies`).
     pub fn printed_copies(&self, type_id: u16) -> &[u16] {
         self.printed.get(usize::from(type_id)).map_or(&[], |v| v.as_slice())
+    }
+
+    /// The leader a part type belongs to, and whether it is the upgraded side's.
+    pub fn leader_of(&self, type_id: u16) -> Option<(u16, bool)> {
+        self.leader_of.get(usize::from(type_id)).copied().flatten()
     }
 
     /// Is a copy a part of a leader card (Python's `leader_copies`)?

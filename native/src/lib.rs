@@ -9,7 +9,9 @@
 pub mod actions;
 pub mod card_types;
 pub mod catalogue;
+pub mod determinize;
 pub mod errors;
+pub mod leaders;
 pub mod pyjson;
 pub mod rng;
 pub mod rulesets;

@@ -400,6 +400,30 @@ impl PyState {
     fn is_over(&self) -> bool {
         self.inner.over
     }
+
+    /// A copy (`Game.clone`).
+    fn clone(&self) -> PyState {
+        PyState { inner: self.inner.clone() }
+    }
+
+    /// A full state consistent with what `viewer` knows (None: a spectator), everything
+    /// hidden from it resampled from `Rng(seed)`'s `stream` (`Game.determinize`).
+    #[pyo3(signature = (viewer, seed, stream = "determinize"))]
+    fn determinize(&self, viewer: Option<i64>, seed: &Bound<'_, PyAny>, stream: &str) -> PyResult<PyState> {
+        let n = self.inner.players.len();
+        let viewer = match viewer {
+            None => None,
+            Some(v) => Some(
+                u8::try_from(v)
+                    .ok()
+                    .filter(|&p| usize::from(p) < n)
+                    .ok_or_else(|| PyValueError::new_err(format!("no seat {v} in a {n}-player game")))?,
+            ),
+        };
+        let mut rng = Rng::new(seed_of(seed)?);
+        let stream = Stream::from_name(stream);
+        guarded(|| Ok(PyState { inner: crate::determinize::determinize(&self.inner, viewer, &mut rng, &stream) }))
+    }
 }
 
 /// The extension module.
