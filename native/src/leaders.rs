@@ -73,7 +73,7 @@ pub fn resample_hidden_leaders(st: &mut State, viewer: Option<u8>, rng: &mut Rng
         let Some(l) = pool.pop() else { break };
         let parts: Vec<CopyId> =
             st.cat.leaders[usize::from(l)].start.iter().filter_map(|&t| part_copy(st, t)).collect();
-        st.cards[usize::from(c)] = parts.into_boxed_slice();
+        st.cards[usize::from(c)] = parts.into();
     }
     // Pairs still to be chosen during setup, and what others were dealt.
     for q in 0..n {

@@ -224,7 +224,7 @@ pub fn state_to_json(st: &State) -> J {
                     .collect(),
             ),
         ),
-        ("history", strs(&st.history)),
+        ("history", J::List(st.history.iter().map(|h| J::from(&**h)).collect())),
     ])
 }
 
@@ -433,9 +433,7 @@ fn from_dict(cat: Arc<Catalogue>, d: &J) -> Result<(State, Box<str>), SaveError>
     let rng = Rng::with_states(seed, states);
     let cards = list(field(d, "cards")?, "cards")?
         .iter()
-        .map(|x| {
-            list(x, "cards")?.iter().map(|l| copy_of(c, l)).collect::<Result<Vec<_>, _>>().map(Vec::into_boxed_slice)
-        })
+        .map(|x| list(x, "cards")?.iter().map(|l| copy_of(c, l)).collect::<Result<Vec<_>, _>>().map(Arc::from))
         .collect::<Result<Vec<_>, _>>()?;
     let owner = smalls(field(d, "owner")?, "owner")?;
     let mut players = Vec::new();
@@ -548,14 +546,14 @@ fn from_dict(cat: Arc<Catalogue>, d: &J) -> Result<(State, Box<str>), SaveError>
     let events = list(field(d, "events")?, "events")?
         .iter()
         .map(|x| match list(x, "events")? {
-            [k, p, tx, pt, public, data] => Ok(Event {
+            [k, p, tx, pt, public, data] => Ok(Arc::new(Event {
                 kind: Cow::Owned(text(k, "events")?.into()),
                 player: opt_small(p, "events")?,
                 text: text(tx, "events")?.into(),
                 private_to: opt_small(pt, "events")?,
                 public_text: text(public, "events")?.into(),
                 data: dict_pairs(data, "events")?,
-            }),
+            })),
             _ => Err(corrupt("an event is [kind, player, text, private_to, public_text, data]")),
         })
         .collect::<Result<_, _>>()?;
@@ -601,7 +599,7 @@ fn from_dict(cat: Arc<Catalogue>, d: &J) -> Result<(State, Box<str>), SaveError>
         seen_leaders: smalls_or_empty(d, "seen_leaders")?,
         finish_turn,
         events,
-        history: texts(field(d, "history")?, "history")?,
+        history: texts(field(d, "history")?, "history")?.into_iter().map(Arc::from).collect(),
         cat,
     };
     Ok((st, phase))

@@ -39,7 +39,7 @@ pub fn new_state(
     }
     let n = usize::from(players - 2);
     let mut rng = Rng::new(seed);
-    let mut cards: Vec<Box<[u16]>> = Vec::new();
+    let mut cards: Vec<Arc<[u16]>> = Vec::new();
     let mut owner = Vec::new();
     let mut pls = Vec::with_capacity(usize::from(players));
     // 1. Player decks: 9 Cursed Land, 3 Fertile Soil, 8 blank, shuffled. A starting card
@@ -47,9 +47,9 @@ pub fn new_state(
     for p in 0..players {
         let mut deck: Vec<CardId> = Vec::new();
         for (name, count) in &cat.starting {
-            let layers: Box<[u16]> = match cat.type_id(name).and_then(|t| cat.printed_copies(t).first()) {
-                Some(&copy) => Box::new([copy]),
-                None => Box::new([]),
+            let layers: Arc<[u16]> = match cat.type_id(name).and_then(|t| cat.printed_copies(t).first()) {
+                Some(&copy) => Arc::new([copy]),
+                None => Arc::new([]),
             };
             for _ in 0..*count {
                 let id = CardId::try_from(cards.len()).map_err(|_| "more cards than the native core holds")?;

@@ -242,7 +242,9 @@ pub struct Pending {
     pub private: Vec<CardId>,
 }
 
-/// A whole game (Python's `State`).
+/// A whole game (Python's `State`). Cards, events and the history are immutable once
+/// made and shared between clones (as Python shares its tuples and event records), so a
+/// clone copies no card or text.
 #[derive(Clone, Debug)]
 pub struct State {
     /// The cards of this game, shared.
@@ -252,7 +254,7 @@ pub struct State {
     /// The game's randomness.
     pub rng: Rng,
     /// Each card's layers.
-    pub cards: Vec<Box<[CopyId]>>,
+    pub cards: Vec<Arc<[CopyId]>>,
     /// Each card's original owner (its card back).
     pub owner: Vec<u8>,
     /// The players.
@@ -302,7 +304,7 @@ pub struct State {
     /// The `finish_turn` interface option.
     pub finish_turn: bool,
     /// The events.
-    pub events: Vec<Event>,
+    pub events: Vec<Arc<Event>>,
     /// Notation of every action applied.
-    pub history: Vec<Box<str>>,
+    pub history: Vec<Arc<str>>,
 }

@@ -2,6 +2,8 @@
 //! Small helpers every rules module uses; nothing here decides anything.
 #![forbid(unsafe_code)]
 
+use std::sync::Arc;
+
 use crate::pyjson::J;
 use crate::rng::Stream;
 use crate::sleeve::{compute_stats, SleeveStats};
@@ -25,7 +27,14 @@ pub fn card_name(st: &State, card: CardId) -> String {
 
 /// Record an event (Python's `log`).
 pub fn log(st: &mut State, kind: &'static str, player: Option<u8>, text: String, data: Vec<(Box<str>, J)>) {
-    st.events.push(Event { kind: kind.into(), player, text, private_to: None, public_text: String::new(), data });
+    st.events.push(Arc::new(Event {
+        kind: kind.into(),
+        player,
+        text,
+        private_to: None,
+        public_text: String::new(),
+        data,
+    }));
 }
 
 /// An empty deck is refilled by shuffling the discard pile (file 000).
