@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS := fast,dev,server,plot,openspiel,pettingzoo
 
-.PHONY: run test system-packages compile clean
+.PHONY: run test system-packages compile native native-check clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,10 +25,33 @@ $(COMPILED_STAMP): $(STAMP) $(shell find src/mysticvale -name '*.py')
 
 compile: $(COMPILED_STAMP)
 
-run: $(STAMP) $(COMPILED_STAMP)
+# The native core (native/: the engine's twin in Rust under PyO3), built in release mode in
+# place (src/mysticvale/_native*.so) where cargo exists; without cargo the game runs on the
+# Python engine and these targets say so in one line.  `make test` then also checks the
+# crate (rustfmt, clippy, its own tests under cargo-nextest), and tests/native/ must run.
+CARGO := $(shell command -v cargo 2>/dev/null)
+NATIVE_STAMP := build/native.stamp
+NATIVE_ENV := VIRTUAL_ENV=$(abspath $(VENV)) PYO3_PYTHON=$(abspath $(BIN))/python
+ifneq ($(CARGO),)
+$(NATIVE_STAMP): $(STAMP) native/Cargo.toml native/Cargo.lock $(shell find native/src -name '*.rs' 2>/dev/null)
+	$(NATIVE_ENV) $(BIN)/maturin develop --release --skip-install
+	mkdir -p build && touch $(NATIVE_STAMP)
+
+native: $(NATIVE_STAMP)
+
+native-check: $(NATIVE_STAMP)
+	cd native && cargo fmt --all --check
+	cd native && $(NATIVE_ENV) cargo clippy --quiet --all-targets --all-features -- -D warnings
+	cd native && cargo nextest run --no-fail-fast --status-level fail
+else
+native native-check:
+	@echo "cargo not found: the native core was not built (the game runs on the Python engine)"
+endif
+
+run: $(STAMP) $(COMPILED_STAMP) native
 	$(BIN)/mysticvale serve
 
-test: $(STAMP) system-packages $(COMPILED_STAMP)
+test: $(STAMP) system-packages $(COMPILED_STAMP) native-check
 	$(BIN)/python -m pytest -q -n 2
 
 clean:

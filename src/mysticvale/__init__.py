@@ -15,6 +15,7 @@ _compiled.install()
 
 from .engine.actions import Action  # noqa: E402
 from .engine.game import Game, new_game  # noqa: E402
+from .engine.native import available as native_available  # noqa: E402
 from .engine.rulesets import RULESETS  # noqa: E402
 from .errors import (  # noqa: E402
     CatalogueError, IllegalActionError, InvalidActionError, MysticValeError, SaveError,
@@ -22,6 +23,6 @@ from .errors import (  # noqa: E402
 
 __all__ = [
     "Action", "Game", "new_game", "RULESETS", "CatalogueError", "IllegalActionError",
-    "InvalidActionError", "MysticValeError", "SaveError",
+    "InvalidActionError", "MysticValeError", "SaveError", "native_available",
 ]
 __version__ = "0.1.0"

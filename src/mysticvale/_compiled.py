@@ -36,6 +36,10 @@ COMPILED = (
     "bots/value_model.py",
 )
 
+#: Extension modules that are not a compiled twin of a source file: the native core (Rust,
+#: ``native/``, loaded and checked by ``engine/native.py``) has no ``_native.py``.
+NOT_COMPILED = frozenset({"mysticvale._native"})
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 EXT_SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 
@@ -80,7 +84,7 @@ class _SourceWhenStale(importlib.abc.MetaPathFinder):
     """Import a mysticvale module from its source when asked to or when its build is stale."""
 
     def find_spec(self, fullname, path, target=None):  # noqa: D401 - importlib protocol
-        if not fullname.startswith("mysticvale.") or path is None:
+        if not fullname.startswith("mysticvale.") or path is None or fullname in NOT_COMPILED:
             return None
         leaf = fullname.rpartition(".")[2]
         for folder in path:
