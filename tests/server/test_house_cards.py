@@ -177,3 +177,21 @@ def test_a_plain_game_keeps_the_servers_body_bound(sqlite_client):
                                                "name": "x", "padding": "y" * 40000})
     assert r.status_code == 413, r.text
     assert _games(sqlite_client) == 0
+
+
+def test_a_rematch_undo_and_replay_start_from_the_stored_configuration_with_the_hosts_values(monkeypatch):
+    """A rematch (the old configuration with a new seed), an undo and a replay of a finished game
+    all build the game again with ``start_game(config)``: the host's values come with it, and the
+    temporary file it was read from is gone."""
+    from pathlib import Path
+
+    from mysticvale.server.sessions import start_game
+    made: list[str] = []
+    real = house_cards.game_file
+    monkeypatch.setattr(house_cards, "game_file", lambda text: made.append(real(text)) or made[-1])
+    config = {"players": 2, "sets": ["base"], "leaders": False, "ruleset": "yucata", "seed": 11, "house_cards": HOUSE}
+    for seed in (11, 12):
+        g = start_game(dict(config, seed=seed))
+        assert g.state.cat.advancements["Stag"].cost == 9 and g.state.cat.raw
+        assert start_game(dict(config, seed=seed, house_cards=None)).state.cat.advancements["Stag"].cost == 4
+    assert len(made) == 2 and not any(Path(p).exists() for p in made)
