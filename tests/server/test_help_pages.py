@@ -86,10 +86,14 @@ def test_the_german_text_uses_the_vocabulary_of_the_german_rules():
 
 
 def test_the_rule_sets_section_compares_all_three_rule_sets():
+    import json
     for lang in ("en", "de"):
         text = (HELP / f"{lang}.html").read_text(encoding="utf-8")
+        messages = json.loads((HELP.parent / "messages" / f"{lang}.json").read_text(encoding="utf-8"))
         table = text[text.index('<table class="rulesets">'):text.index("</table>")]
-        assert all(f"<th><code>{r}</code>" in table for r in ("yucata", "english", "german"))
+        # named in words, as the lobby names them ("Deutsche Regeln"), never by their ids (issue 21)
+        assert all(f"<th>{messages[f'ruleset.{r}']}" in table for r in ("yucata", "english", "german")), table[:400]
+        assert not any(f"<code>{r}</code>" in text for r in ("yucata", "english", "german"))
         assert table.count("<tr>") == 6          # the heading and one row per rule that differs
 
 

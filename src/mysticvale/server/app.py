@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -18,13 +19,15 @@ from starlette.middleware.gzip import GZipMiddleware
 from ..bots import bot_names
 from ..runtime import settle, tune_for_serving
 from .cluster import LocalCoordinator, PgCoordinator, hold_sqlite
-from .limits import (CreationLimiter, Limits, MessageLimiter, StrictJSONRoute, receive_client_message,
+from .limits import (CreationLimiter, Limits, MessageLimiter, StrictJSONRoute, TooLarge, receive_client_message,
                      validation_error_handler, whole_number)
 from .privacy import SecurityHeaders, install_log_redaction, invitation_url, websocket_token
 from .tables_directory import JoinLimits
 from .schemas import (ActionRequest, ChangeResult, CreatedGame, CreateGame, GameState, GameSummary,
-                      RematchRequest, SeatLink, UndoRequest)
+                      HouseCardsCheck, RematchRequest, SeatLink, UndoRequest)
 from . import card_catalogue
+from . import house_cards          # issue 21: the host's own card values
+from ..cards.catalogue import check_sets
 from . import people_api          # issue 15: people, claims, chat, e-mail
 from . import chat_api            # issue 15: the table's chat over the game's socket
 from . import meeting_api         # issue 21: table names, open tables, profiles, ratings, replays
@@ -114,6 +117,16 @@ WebSocket messages use permessage-deflate when the browser offers it.
 """
 
 
+
+#: The body bound of the routes that take a house-cards file: the file and the rest of the request.
+HOUSE_BODY = house_cards.MAX_BYTES * 2 + 16 * 1024     # (JSON may escape what the file says)
+
+
+def house_cards_refused(exc: "house_cards.HouseCardsError") -> JSONResponse:
+    """422 for a house-cards file with problems: every problem with its line, code and message."""
+    return JSONResponse({"detail": f"the card-values file has {len(exc.problems)} problem(s): {exc}"[:2000],
+                         "problems": exc.problems[:100]}, status_code=422)
+
 def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path | None = None,
                bot_workers: int = 2, bot_threads: int = 2, public_url: str | None = None,
                limits: Limits | None = None, max_cached: int = 256, max_live: int = 4096,
@@ -196,12 +209,22 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         longest thinking time this server allows."""
         return {"bots": bot_names(), "max_think": limits.max_think}
 
+    async def house_body_bound(request: Request) -> None:
+        """The routes that take a house-cards file accept up to HOUSE_BODY bytes; any other body
+        keeps the server's bound (413 before the body is looked at further)."""
+        body = await request.body()
+        if len(body) > limits.max_body and b'"house_cards"' not in body and b'"text"' not in body:
+            raise TooLarge(f"the request body is larger than {limits.max_body} bytes")
+
     @app.post("/api/games", status_code=201, response_model=CreatedGame, summary="Create a game", tags=["games"],
-              responses={422: {"description": "invalid options (unknown set, bot, rule set; leaders unavailable)"},
+              max_body_size=HOUSE_BODY,
+              responses={422: {"description": "invalid options (unknown set, bot, rule set; leaders unavailable; "
+                                              "house cards with problems: `problems`, each with its `line`)"},
                          429: {"description": "this client created too many games in the last minute"},
                          503: {"description": "the server runs too many bot-only games or holds too many games"}})
     def create_game(body: CreateGame, request: Request,
-                    creator: people_api.Person | None = Depends(people_api.creator)) -> dict:
+                    creator: people_api.Person | None = Depends(people_api.creator),
+                    _bound: None = Depends(house_body_bound)) -> dict:
         """Create a game.  Every seat not given a bot is a human seat and gets a secret token and an
         invitation link `{public URL}/games/{id}#token=T`.  Bot seats play on the server as soon as it is
         their turn.  With a personal key (`X-Player-Key`) your seat is claimed for you and the invitation
@@ -215,8 +238,11 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         client = request.client.host if request.client else "unknown"
         creations = request.app.state.creations
         creations.check(client, bot_only, manager.storage.bot_only_games() if bot_only else None)
-        session, tokens = manager.create(body.players, body.sets, body.leaders, body.ruleset,
-                                         bots_by_seat, body.seed)
+        try:
+            session, tokens = manager.create(body.players, body.sets, body.leaders, body.ruleset,
+                                             bots_by_seat, body.seed, house_cards=body.house_cards)
+        except house_cards.HouseCardsError as exc:
+            return house_cards_refused(exc)
         creations.count(client, bot_only)
         base = public_url or ""
         spectator = invitation_url(base, session.id, None)
@@ -316,6 +342,38 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         meeting_api.after_rematch(request, game_id, new.id)                   # issue 21: the table's name
         people_api.after_rematch(request, game_id, new.id, seat, response)    # issue 15: names, claims
         return response
+
+    @app.post("/api/house-cards/check", summary="Check a card-values file (house cards)", tags=["cards"],
+              max_body_size=HOUSE_BODY, response_model=None,
+              responses={422: {"description": "the file has problems: `problems`, each with its `line` (or null), "
+                                              "a `code` and the `message`"}})
+    def check_house_cards(body: HouseCardsCheck, _bound: None = Depends(house_body_bound)) -> Response:
+        """Check a card-values file in the catalogue format (docs/catalogue.md) for a game of `sets`, as
+        creating the game with `house_cards` would: its set, how many cards it has, and which values
+        differ from the shipped ones (`differences`).  Nothing is stored."""
+        try:
+            got = house_cards.check(body.text.encode("utf-8"), body.sets)
+            cat = house_cards.catalogue(got["text"], check_sets(body.sets))
+        except house_cards.HouseCardsError as exc:
+            return house_cards_refused(exc)
+        doc = json.loads(card_catalogue.house_catalogue_text(cat)[0])
+        return JSONResponse({"set": got["set"], "cards": got["cards"], "differences": doc["house"]["differences"]})
+
+    @app.get("/api/games/{game_id}/catalogue", response_model=None, summary="A game's own card data (house cards)",
+             tags=["cards"], responses={404: {"description": "unknown game"}})
+    def get_game_catalogue(game_id: str, request: Request, v: str | None = Query(None, max_length=64)) -> Response:
+        """The card data of a game played with the host's card values (`view.catalogue` names it), in the
+        format of `GET /api/catalogue/{sets}`, with `house`: the sets the host's file replaced and the
+        values that differ from the shipped ones.  A game without house cards answers its sets' catalogue."""
+        with manager_of(request).use(game_id) as session:
+            cat = session.game.state.cat
+        text, version = (card_catalogue.house_catalogue_text(cat) if cat.raw
+                         else card_catalogue.catalogue_text(tuple(cat.sets)))
+        etag = f'"{version}"'
+        cache = "public, max-age=31536000, immutable" if v == version else "no-cache"
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache})
+        return Response(text, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache})
 
     @app.get("/api/catalogue/{sets}", response_model=None, summary="Card data of a set combination",
              tags=["cards"], responses={404: {"description": "unknown set"}})

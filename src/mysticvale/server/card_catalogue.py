@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from collections import OrderedDict
 from types import SimpleNamespace
 from typing import Any
 
@@ -96,7 +97,11 @@ def _vale_entry(v) -> dict[str, Any]:
 
 def build(sets: tuple[str, ...]) -> dict[str, Any]:
     """The catalogue document for these sets (see the module docstring)."""
-    cat = load_catalogue(sets)
+    return build_from(load_catalogue(sets))
+
+
+def build_from(cat) -> dict[str, Any]:
+    """The catalogue document of an engine catalogue (a game's own: house cards, issue 21)."""
     types: dict[str, dict[str, Any]] = {}
     copies: dict[str, str] = {}
     for c in cat.copies:
@@ -142,3 +147,30 @@ def catalogue_text(sets: tuple[str, ...]) -> tuple[str, str]:
 
 def catalogue_version(sets: tuple[str, ...]) -> str:
     return catalogue_text(sets)[1]
+
+
+_house_cache: "OrderedDict[str, tuple[str, str]]" = OrderedDict()
+_HOUSE_KEEP = 32
+
+
+def house_catalogue_text(cat) -> tuple[str, str]:
+    """(JSON text, version hash) of a game's own catalogue (house cards): the document of
+    :func:`build_from` with ``house``: the set the host's file replaced and the values that
+    differ from the shipped ones (``server/house_cards.differences``).  The newest few are kept."""
+    from .house_cards import differences
+
+    key = json.dumps(cat.raw, sort_keys=True, default=str) + "|" + "+".join(cat.sets)
+    with _lock:
+        hit = _house_cache.get(key)
+        if hit is not None:
+            _house_cache.move_to_end(key)
+            return hit
+    doc = build_from(cat)
+    doc["house"] = {"sets": sorted(cat.raw or {}), "differences": differences(doc, tuple(cat.sets))}
+    text = json.dumps(doc, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    hit = (text, hashlib.sha256(text.encode()).hexdigest()[:16])
+    with _lock:
+        _house_cache[key] = hit
+        while len(_house_cache) > _HOUSE_KEEP:
+            _house_cache.popitem(last=False)
+    return hit

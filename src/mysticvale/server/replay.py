@@ -31,7 +31,7 @@ from typing import Any
 
 from ..engine.game import Game
 from .sessions import Conflict, SessionManager, TooMany, start_game
-from .updates import catalogue_url, log_entries
+from .updates import catalogue_url, house_catalogue_url, log_entries
 
 #: A copy of the game is kept every this many steps.
 STRIDE = 16
@@ -172,10 +172,13 @@ class Replays:
         view = {
             "game_id": game_id, "seat": seat, "observation": game.observe(seat), "legal_actions": [],
             "can_undo": False, "players": [{"seat": s, "bot": b} for s, b in enumerate(replay.bots)],
-            "catalogue": catalogue_url(game.state.cat.sets),
+            "catalogue": house_catalogue_url(game_id, game.state.cat) if game.state.cat.raw
+            else catalogue_url(game.state.cat.sets),
             "options": {"players": config["players"], "sets": list(config["sets"]),
                         "leaders": bool(config.get("leaders")), "ruleset": config["ruleset"],
-                        "finish_turn": bool(config.get("finish_turn"))},
+                        "finish_turn": bool(config.get("finish_turn")),
+                        # issue 21: played with the host's card values
+                        **({"house_cards": sorted(game.state.cat.raw)} if game.state.cat.raw else {})},
             "rematch": None,
         }
         turn = bisect.bisect_right([t["step"] for t in replay.turns], step) - 1

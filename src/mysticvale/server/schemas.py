@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..cards.catalogue import KNOWN_SETS
+from .house_cards import MAX_BYTES as HOUSE_MAX_BYTES
 
 
 #: Sets that can be played alone: the base game, and Twilight Garden as a replacement base game
@@ -47,6 +48,12 @@ class CreateGame(BaseModel):
                                          "seated, \"Anna vs. Ben\")")
     public: bool = Field(False, description="list the table among the lobby's open tables, where anyone may take "
                                             "its open seats (needs your personal key and an open seat)")
+    # issue 21: the host's own card values
+    house_cards: str | None = Field(None, max_length=HOUSE_MAX_BYTES,
+                                    description="the text of a card-values file in the catalogue format "
+                                                "(docs/catalogue.md) for one of the game's sets, at most 96 KB: "
+                                                "the game is played with its values; 422 with `problems` (each "
+                                                "with its `line`) if it has any")
 
     @field_validator("sets")
     @classmethod
@@ -168,3 +175,12 @@ class GameSummary(BaseModel):
     round: int
     over: bool
     winners: list[int]
+
+
+class HouseCardsCheck(BaseModel):
+    """A card-values file to check for a game of these sets, before the game is created."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    sets: list[str] = Field(["base"], min_length=1, max_length=3, description="the game's card sets")
+    text: str = Field(..., max_length=HOUSE_MAX_BYTES, description="the file's text (at most 96 KB)")

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -49,7 +50,7 @@ from ..bots import SeatView, bot_names, make_bot
 from ..engine.actions import Action
 from ..engine.game import Game, new_game
 from ..errors import IllegalActionError, InvalidActionError, SaveError
-from . import security
+from . import house_cards as house_file, security
 from .storage import SNAPSHOT_EVERY, Record, Storage, StorageError, StoredGame, Summary
 from .updates import Feed, dumps
 
@@ -176,6 +177,10 @@ def start_game(config: dict[str, Any]) -> Game:
         opts["leaders"] = True
     if config.get("finish_turn"):
         opts["finish_turn"] = True
+    house = None
+    if config.get("house_cards"):
+        # issue 21: the host's card values (checked by server/house_cards.py when the game was made)
+        house = opts["catalogue"] = house_file.game_file(config["house_cards"])
     try:
         return new_game(players=config["players"], seed=config["seed"], sets=tuple(config["sets"]),
                         ruleset=config["ruleset"], **opts)
@@ -184,6 +189,9 @@ def start_game(config: dict[str, Any]) -> Game:
         if "leaders" in msg and "unknown option" in msg:
             msg = "leaders are not available yet: this version of the rules engine cannot deal leaders"
         raise BadInput(msg) from None
+    finally:
+        if house:
+            os.unlink(house)
 
 
 # -- sessions ------------------------------------------------------------------------
@@ -672,8 +680,11 @@ class SessionManager:
 
     # -- sessions ----------------------------------------------------------------------
     def create(self, players: int, sets: list[str], leaders: bool, ruleset: str, bots: dict[int, str],
-               seed: int | None = None) -> tuple[GameSession, dict[int, str]]:
-        """Create and store a game; returns the session and the token of each human seat."""
+               seed: int | None = None, house_cards: str | None = None) -> tuple[GameSession, dict[int, str]]:
+        """Create and store a game; returns the session and the token of each human seat.
+
+        ``house_cards``: the text of the host's card-values file, checked by
+        :func:`house_cards.check` (which raises :class:`house_cards.HouseCardsError` with every problem)."""
         if seed is not None and not self.allow_seed:
             raise BadInput("choosing the seed is disabled on this server (start it with --allow-seed)")
         for s, spec in bots.items():
@@ -685,6 +696,8 @@ class SessionManager:
                   "seed": security.new_seed() if seed is None else seed}
         if len(bots) < players:
             config["finish_turn"] = True    # people end their turn with Finish Turn (file 000)
+        if house_cards is not None:
+            config["house_cards"] = house_file.check(house_cards.encode("utf-8"), sets)["text"]
         game = start_game(config)
         tokens = {s: security.new_token() for s in range(players) if s not in bots}
         seats = [SeatInfo(s, security.token_digest(tokens[s]) if s in tokens else None, bots.get(s))

@@ -206,12 +206,20 @@ def view_of(session, seat: int | None) -> dict[str, Any]:
         "legal_actions": [str(a) for a in g.legal_actions()] if mine else [],
         "can_undo": seat is not None and session._undo_refusal(seat) is None,
         "players": [{"seat": s.seat, "bot": s.bot} for s in session.seats],
-        "catalogue": catalogue_url(g.state.cat.sets),
+        "catalogue": house_catalogue_url(session.id, g.state.cat) if g.state.cat.raw else catalogue_url(g.state.cat.sets),
         "options": {"players": config["players"], "sets": list(config["sets"]),
                     "leaders": bool(config.get("leaders")), "ruleset": config["ruleset"],
-                    "finish_turn": bool(config.get("finish_turn"))},
+                    "finish_turn": bool(config.get("finish_turn")),
+                    # issue 21: played with the host's card values (the sets their file replaced)
+                    **({"house_cards": sorted(g.state.cat.raw)} if g.state.cat.raw else {})},
         "rematch": getattr(session, "rematch_id", None),
     }
+
+
+def house_catalogue_url(game_id: str, cat) -> str:
+    """The address of a game's own catalogue (house cards: ``GET /api/games/{id}/catalogue``)."""
+    from .card_catalogue import house_catalogue_text
+    return f"/api/games/{game_id}/catalogue?v={house_catalogue_text(cat)[1]}"
 
 
 def catalogue_url(sets: Iterable[str]) -> str:

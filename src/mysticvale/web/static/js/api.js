@@ -40,6 +40,7 @@ export async function api(method, path, payload, { token, key } = {}) {
   if (!resp.ok) {
     const err = new Error(errorText(resp.status, body));
     err.status = resp.status;
+    err.body = body;              // (the whole answer: e.g. a house-cards file's `problems`)
     throw err;
   }
   return body;

@@ -12,7 +12,7 @@
 
 import { h, esc, svgFromMarkup } from "./dom.js";
 import { t, list } from "./i18n.js";
-import { layer, valeType, leaderType } from "./catalogue.js";
+import { layer, valeType, valeText, leaderType } from "./catalogue.js";
 import { CARD_SYMBOLS, useMarkup, hasIcon } from "./icons.js";
 
 const W = 100, H = 140;
@@ -66,7 +66,7 @@ function symbolWords(symbols) {
 }
 
 /** A text that names its own trigger ("Harvest: ...", "When Played (optional): ...") needs none added. */
-const OWN_TRIGGER = /^[A-Z][\w '’()-]{0,32}:/;
+const OWN_TRIGGER = /^\p{Lu}[\p{L}\d '’()-]{0,32}:/u;      // (any language: "Aufräumen: ...")
 
 function abilityText(type) {
   const trig = (type.abilities || []).map((a) => a.trigger).filter((x, i, a) => a.indexOf(x) === i);
@@ -448,7 +448,7 @@ function valeMarkup(v, aria) {
   m += fitText(v.name, 50, 49, 7.4, 88, "vname");
   // A vale's text is its ability; a stand-in vale's text only says it is one (its marker does).
   const abilities = (ty.abilities || []).length ? ty.abilities : ty.stand_in ? [] : [{ trigger: "_" }];
-  const parts = abilityParts({ abilities, text: v.text || ty.text || "" });
+  const parts = abilityParts({ abilities, text: valeText(v) });
   if (parts) m += `<foreignObject x="5" y="53" width="90" height="72">${fittedAbility(parts, 90, 72, 5)}</foreignObject>`;
   m += markersMarkup({ stand_in: ty.stand_in, provisional: ty.provisional, note: ty.note }, 5, 128, 8);
   return m + "</svg>";
@@ -458,7 +458,7 @@ function valeMarkup(v, aria) {
 export function valeFace(v, opts = {}) {
   const cost = ["animal", "forest", "sky", "any"].filter((k) => v.cost?.[k]).map((k) => t(`symbol.count.${k}`, { n: v.cost[k] }));
   const aria = t("card.vale_aria", { name: v.name, level: v.level, cost: cost.length ? list(cost) : t("card.free"),
-    vp: v.end_vp || 0, text: v.text || "" });
+    vp: v.end_vp || 0, text: valeText(v) });
   const svg = faceFromCache(`v|${v.name}`, () => valeMarkup(v, aria));
   const cls = ["face", "vale-face", opts.used ? "used" : "", opts.isNew ? "new" : "", opts.cls || ""].filter(Boolean).join(" ");
   return h("div", { class: cls, dataset: { vale: v.id, flip: opts.flip === false || v.id === undefined ? null : `v${v.id}` } },
@@ -529,7 +529,7 @@ export function faceDetails({ card = null, label = null, vale = null }) {
     layerRow(label);
   } else if (vale) {
     const ty = valeType(vale.name) || {};
-    rows.push([null, `${vale.name}: ${vale.text || ""}`]);
+    rows.push([null, `${vale.name}: ${valeText(vale)}`]);
     explainType({ stand_in: ty.stand_in, provisional: ty.provisional, note: ty.note });
   }
   return rows;

@@ -17,6 +17,7 @@ import { installProfile, closeProfile, copyButton } from "./profile.js";
 import { gamesChanged, setSound } from "./notify.js";
 import { openTablesPanel, setOpenTables, openTableChanged, openTableGone, fetchOpenTables } from "./tables.js";
 import { tableTitle, ratingBadge, personLink } from "./tablename.js";
+import { houseCardsField } from "./housecards.js";
 
 const SETS = ["base", "vale_of_magic", "twilight_garden"];
 /** Longest table name (server/tables_directory.py NAME_MAX). */
@@ -348,6 +349,15 @@ function createForm(bots) {
   playersSel.addEventListener("change", syncName);
   syncName();
 
+  // The host's own card values (issue 21), checked for the sets chosen.
+  const chosenSets = () => {
+    const sets = ["base", ...[...document.querySelectorAll("#create-form input[name=sets]:checked")].map((x) => x.value).filter((x) => x !== "base")];
+    const leaders = document.querySelector("#create-form input[name=leaders]");
+    if (leaders && leaders.checked && !sets.includes("twilight_garden")) sets.push("twilight_garden");
+    return sets;
+  };
+  const house = houseCardsField(chosenSets);
+
   const form = h("form", { id: "create-form", class: "panel" },
     h("h2", {}, t("lobby.new_game")),
     h("fieldset", { class: "table-options" }, h("legend", {}, t("tables.table")),
@@ -363,12 +373,14 @@ function createForm(bots) {
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "leaders" }), t("lobby.leaders")),
     h("label", {}, t("lobby.ruleset"), " ",
       h("select", { name: "ruleset", id: "ruleset" }, RULESETS.map((r) => h("option", { value: r }, t(`ruleset.${r}`))))),
+    house.el,
     h("button", { type: "submit", class: "primary", id: "create-btn" }, t("lobby.create")));
-  form.addEventListener("submit", (ev) => { ev.preventDefault(); submitGame(form); });
+  form.addEventListener("change", (ev) => { if (ev.target.name === "sets" || ev.target.name === "leaders") house.recheck(); });
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); submitGame(form, house); });
   return form;
 }
 
-async function submitGame(form) {
+async function submitGame(form, house) {
   const fd = new FormData(form);
   const players = Number(fd.get("players") ?? form.querySelector("#players").value);
   const sets = ["base", ...fd.getAll("sets").filter((x) => x !== "base")];
@@ -388,6 +400,12 @@ async function submitGame(form) {
   const name = String(fd.get("table_name") || "").trim();
   if (name) payload.name = name;
   if (fd.get("seat-0") === "human") payload.creator_seat = 0;
+  const file = form.querySelector("#house-file");
+  if (file && file.files && file.files.length) {
+    // a file that is still being checked, or has problems, is not played with silently
+    if (!house.text()) { banner(t("house.not_ready")); return; }
+    payload.house_cards = house.text();
+  }
   const btn = $("#create-btn");
   btn.disabled = true;
   try {
@@ -412,6 +430,7 @@ async function submitGame(form) {
     banner(t(isPublic ? "tables.created_public" : "lobby.created_invite", { id: title, name: title }), "info");
   } catch (e) {
     if (keyRefused(e)) { lostKey(); return; }         // a new game has no token: a 403 is the key's
+    if (e.body && Array.isArray(e.body.problems)) { house.refused(e.body.problems); banner(t("house.not_ready")); return; }
     banner(e.status === 409 ? t("tables.host_too_many") : t("lobby.create_failed", { why: e.message }));
   } finally {
     btn.disabled = false;

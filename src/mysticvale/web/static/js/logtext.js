@@ -22,7 +22,7 @@
 //                      language: English too differs from the server's text there)
 //   {vale}             a vale's name (kept)
 //   {who}              a list "player 1, player 3" -> names
-//   {sets} {ruleset}   the set codes and the rule set of the setup line
+//   {sets} {ruleset}   the set codes and the rule set of the setup line (said by their names)
 //   {why}              an optional " (reason)" at the end of a VP or curse line
 
 import { t, has, language, playerName, sentence as capitalStart } from "./i18n.js";
@@ -195,6 +195,8 @@ function argsOf(names, m) {
     else if (part === "n" || part === "m") args[part] = Number(v);
     else if (part === "card" || part === "card2" || part === "cards" || part === "src") args[part] = cardWords(v);
     else if (part === "who") args[part] = v.replace(/[Pp]layer (\d+)/g, (_, num) => seatName(num));
+    // the rule set by its name in words ("yucata.de rules", "Deutsche Regeln"), never its id
+    else if (part === "ruleset") args[part] = has(`ruleset.${v}`) ? t(`ruleset.${v}`) : v;
     else if (part === "sets") args[part] = v.split(", ").map((s) => (has(`set.${s}`) ? t(`set.${s}`) : s)).join(", ");
     else if (part === "why") args[part] = v === undefined ? "" : ` (${whyText(v)})`;
     else args[part] = v;

@@ -32,6 +32,7 @@ import { loadSeats, setSeats, seatsFromView, onSeats } from "./seats.js";
 import { initChat, chatPanel, chatUnread, receiveChat, catchUp, keepChat } from "./chat.js";
 import { installHelp, rulesLink, tourOffer, afterRender } from "./help.js";
 import { loadTable, setTable, tableName, onTable } from "./tablename.js";
+import { houseNotice, houseDialog } from "./housecards.js";
 
 const ARM_MS = 6000;
 let playback = null;
@@ -336,6 +337,7 @@ function overlayEl(o) {
   if (ov.startsWith("deck:")) return deckDialog(o, Number(ov.slice(5)), close);
   if (ov === "discard" && T.view.seat !== null && o.players[T.view.seat].discard) return discardDialog(o, T.view.seat, close);
   if (ov.startsWith("vales:")) return valesDialog(o, Number(ov.slice(6)), close);
+  if (ov === "house") return houseDialog(T.view, close);        // issue 21: the host's card values
   if (ov === "end" && o.scores) return endDialog(T.view, close, { onRematch: rematch, rematchBusy: !!T.rematchBusy });
   T.overlay = null;
   return null;
@@ -615,7 +617,7 @@ export function render() {
   const bar = actionBar(ctx);           // last: it offers what no widget above offers
 
   $("#app").replaceChildren(h("div", { class: "table", dataset: { tab: T.tab } },
-    tabsEl(ctx), bar, o.over ? null : tourOffer(), summary, priv,
+    tabsEl(ctx), bar, o.over ? null : tourOffer(), houseNotice(v, () => open("house")), summary, priv,
     h("div", { class: "columns" },
       h("div", { class: "main" }, field, commons),
       h("div", { class: "side" }, players, chatPanel(), logPanel)),
