@@ -129,15 +129,16 @@ function marker(name, x, y, size, title) {
   return `<g class="marker marker-${name}"><title>${esc(title)}</title>${useMarkup(name, x, y, size)}</g>`;
 }
 
-function provisionalTitle(type) {
+/** The zoom's line for a card with values no rules document gives: which of them are estimates.
+ *  (A stand-in says so in its own line; the face carries no mark of either: see README.) */
+function estimatedLine(type) {
   const fields = (type.provisional || []).map((f) => t(`value.${f}`));
-  return t("marker.provisional_title", { fields: list(fields) });
+  return t("zoom.estimated", { fields: list(fields) });
 }
 
 /** How many markers markersMarkup draws for a type. */
 function markerCount(type, L = null) {
-  return (L && isLegendary(L) ? 1 : 0) + (type.eclipse ? 1 : 0) + (type.longwise ? 1 : 0) +
-    (type.stand_in || (type.provisional || []).length ? 1 : 0);
+  return (L && isLegendary(L) ? 1 : 0) + (type.eclipse ? 1 : 0) + (type.longwise ? 1 : 0);
 }
 
 function markersMarkup(type, x, y, size, L = null) {
@@ -146,8 +147,6 @@ function markersMarkup(type, x, y, size, L = null) {
   if (L && isLegendary(L)) add("legendary", legendaryTitle(L));
   if (type.eclipse) add("eclipse", t(type.kind === "leader" ? "marker.coverable_title" : "marker.eclipse_title"));
   if (type.longwise) add("longwise", t("marker.longwise_title"));
-  if (type.stand_in) add("stand_in", type.note || t("marker.stand_in_title"));
-  else if ((type.provisional || []).length) add("provisional", type.note ? `${provisionalTitle(type)} ${type.note}` : provisionalTitle(type));
   return out.join("");
 }
 
@@ -446,11 +445,10 @@ function valeMarkup(v, aria) {
   m += `<text class="lvl" x="89.5" y="37" font-size="5.5">${ROMAN[lv]}</text>`;
   m += vpBadge({ end_vp: v.end_vp, neg_vp: v.neg_vp }, 82, 4);
   m += fitText(v.name, 50, 49, 7.4, 88, "vname");
-  // A vale's text is its ability; a stand-in vale's text only says it is one (its marker does).
+  // A vale's text is its ability (a stand-in vale has none; its zoom says what it is).
   const abilities = (ty.abilities || []).length ? ty.abilities : ty.stand_in ? [] : [{ trigger: "_" }];
   const parts = abilityParts({ abilities, text: v.text || ty.text || "" });
   if (parts) m += `<foreignObject x="5" y="53" width="90" height="72">${fittedAbility(parts, 90, 72, 5)}</foreignObject>`;
-  m += markersMarkup({ stand_in: ty.stand_in, provisional: ty.provisional, note: ty.note }, 5, 128, 8);
   return m + "</svg>";
 }
 
@@ -474,7 +472,7 @@ export function leaderFaces(name) {
     h("figcaption", {}, t(`leader.${key}`)));
   return h("div", { class: "leader-faces", dataset: { leader: ld.slug } },
     h("div", { class: "leader-head" }, h("strong", {}, ld.name), ld.title ? h("span", { class: "muted" }, ` — ${ld.title}`) : null,
-      h("span", { class: "upgrade-cost", title: ld.provisional.length ? provisionalTitle({ provisional: ld.provisional }) : null },
+      h("span", { class: "upgrade-cost", title: ld.provisional.length ? t("leader.upgrade_estimated") : null },
         t("leader.upgrade_cost", { n: ld.upgrade_cost }))),
     h("div", { class: "leader-sides" }, side(ld.start, "start"), side(ld.upgraded, "upgraded")),
     ld.stand_in ? h("p", { class: "muted small" }, t("leader.stand_in")) : null);
@@ -492,13 +490,14 @@ export function cardBack(count, opts = {}) {
     count === undefined || count === null ? null : h("span", { class: "pile-count" }, String(count)));
 }
 
-/** Text lines for the zoom: every layer's name, trigger and text, covered layers, and what each
- *  marker on the card means. */
+/** Text lines for the zoom: every layer's name, trigger and text, covered layers, what each
+ *  marker on the card means, and (a "note" row, in plain words) whether it is a stand-in or has
+ *  estimated values. */
 export function faceDetails({ card = null, label = null, vale = null }) {
   const rows = [];
   const explainType = (ty) => {
-    if (ty.stand_in) rows.push(["stand_in", ty.note || t("marker.stand_in_title")]);
-    else if ((ty.provisional || []).length) rows.push(["provisional", provisionalTitle(ty) + (ty.note ? ` ${ty.note}` : "")]);
+    if (ty.stand_in) rows.push(["note", t("zoom.stand_in")]);
+    else if ((ty.provisional || []).length) rows.push(["note", estimatedLine(ty)]);
     if (ty.eclipse) rows.push(["eclipse", t(ty.kind === "leader" ? "marker.coverable_title" : "marker.eclipse_title")]);
     if (ty.longwise) rows.push(["longwise", t("marker.longwise_title")]);
   };
@@ -530,7 +529,7 @@ export function faceDetails({ card = null, label = null, vale = null }) {
   } else if (vale) {
     const ty = valeType(vale.name) || {};
     rows.push([null, `${vale.name}: ${vale.text || ""}`]);
-    explainType({ stand_in: ty.stand_in, provisional: ty.provisional, note: ty.note });
+    explainType({ stand_in: ty.stand_in, provisional: ty.provisional });
   }
   return rows;
 }

@@ -31,7 +31,8 @@ export function show(faceEl, what, anchor = null, touch = false) {
   big.classList.add("zoomed");
   big.removeAttribute("data-flip");
   big.querySelectorAll("[data-flip]").forEach((x) => x.removeAttribute("data-flip"));
-  const rows = faceDetails(what).map(([mark, text]) => h("li", {}, mark ? icon(mark, { size: "1.2em" }) : null, " ", text));
+  const rows = faceDetails(what).map(([mark, text]) => mark === "note" ? h("li", { class: "zoom-note" }, text)
+    : h("li", {}, mark ? icon(mark, { size: "1.2em" }) : null, " ", text));
   z.replaceChildren(h("div", { class: "zoom-box" }, big, h("ul", { class: "zoom-text" }, rows),
     touch ? h("p", { class: "muted small" }, t("zoom.tap_to_close")) : null));
   z.hidden = false;
