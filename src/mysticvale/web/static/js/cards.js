@@ -475,11 +475,16 @@ function valeMarkup(v, aria) {
   return m + "</svg>";
 }
 
+/** A vale in words: name, level, cost, VP and its text (a vale without text ends at its VP). */
+function valeWords(v) {
+  const cost = ["animal", "forest", "sky", "any"].filter((k) => v.cost?.[k]).map((k) => t(`symbol.count.${k}`, { n: v.cost[k] }));
+  return t("card.vale_aria", { name: v.name, level: v.level, cost: cost.length ? list(cost) : t("card.free"),
+    vp: v.end_vp || 0, text: v.text || "" }).replace(/[:：]\s*$/, "");
+}
+
 /** A vale card.  opts: {used, isNew, flip, cls}. */
 export function valeFace(v, opts = {}) {
-  const cost = ["animal", "forest", "sky", "any"].filter((k) => v.cost?.[k]).map((k) => t(`symbol.count.${k}`, { n: v.cost[k] }));
-  const aria = t("card.vale_aria", { name: v.name, level: v.level, cost: cost.length ? list(cost) : t("card.free"),
-    vp: v.end_vp || 0, text: v.text || "" });
+  const aria = valeWords(v);
   const svg = faceFromCache(`v|${v.name}`, () => valeMarkup(v, aria));
   const cls = ["face", "vale-face", opts.used ? "used" : "", opts.isNew ? "new" : "", opts.cls || ""].filter(Boolean).join(" ");
   return h("div", { class: cls, dataset: { vale: v.id, flip: opts.flip === false || v.id === undefined ? null : `v${v.id}` } },
@@ -551,7 +556,7 @@ export function faceDetails({ card = null, label = null, vale = null }) {
     layerRow(label);
   } else if (vale) {
     const ty = valeType(vale.name) || {};
-    rows.push([null, `${vale.name}: ${vale.text || ""}`]);
+    rows.push([null, valeWords(vale)]);
     explainType({ stand_in: ty.stand_in, provisional: ty.provisional });
   }
   return rows;
