@@ -1,11 +1,15 @@
 """Card faces (js/cards.js) for every advancement, vale and leader of all sets, drawn in Chromium:
 each has a text alternative naming what it shows, icons come from the project's sprite, the
-markers for eclipse, long-wise, stand-in and provisional values appear where the data says so,
-and a sleeve preview draws the new advancement in its slot."""
+markers for eclipse and long-wise appear where the data says so, and a sleeve preview draws the
+new advancement in its slot.  Nothing meant for us reaches a player: no file numbers, "ours" or
+"provisional" in any face, tooltip, zoom, legend or help page, in either language; a stand-in
+says what it is in one plain sentence in its zoom."""
 
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -106,14 +110,13 @@ def test_every_card_face_is_drawn_with_a_text_alternative(page, server, shot_dir
         if t["kind"] in ("advancement", "fertile_soil"):
             assert f"{t['cost']} mana" in a["aria"]
         kinds = " ".join(a["markers"])
-        assert ("marker-stand_in" in kinds) == bool(t["stand_in"]), a
-        if not t["stand_in"]:
-            assert ("marker-provisional" in kinds) == bool(t["provisional"]), a
+        # a stand-in's face does not shout about it (its zoom says what it is)
+        assert "stand_in" not in kinds and "provisional" not in kinds, a
         assert ("marker-eclipse" in kinds) == bool(t["eclipse"]), a
         assert ("marker-longwise" in kinds) == bool(t["longwise"]), a
     for v in out["vales"]:
         assert v["name"] in v["aria"] and "costs" in v["aria"]
-        assert ("marker-stand_in" in " ".join(v["markers"])) == cat["vales"][v["name"]]["stand_in"]
+        assert not v["markers"], v
     for ld in out["leaders"]:
         assert ld["sides"] == 2 and "Upgrade:" in ld["text"] and "Starting side" in ld["text"]
     covered, preview = out["cards"]
@@ -126,36 +129,118 @@ def test_every_card_face_is_drawn_with_a_text_alternative(page, server, shot_dir
     page.screenshot(path=str(shot_dir / "faces-gallery.png"), full_page=True)
 
 
-def test_markers_on_the_table_explain_themselves_with_the_card_datas_note(page, server):
-    """On the table, a card something of which is ours (a stand-in, a value no source gives) carries
-    a discreet marker whose tooltip is the card data's note (or says what is ours); the card's
-    own text stays as printed."""
+#: What a player must never read: notes for us (file numbers, "ours", "chosen by us",
+#: "provisional"), in English and German.
+DEVELOPER_WORDS = re.compile(r"\b(?:files?|datei(?:en)?)\s*0\d\d|\bours\b|\bby us\b|\bour (?:own|choice)\b|"
+                             r"provisional|vorläufig|von uns|\bunsere?n?\b|\bgeneric vales\b|\bpublic source", re.I)
+
+_WALK = """async ([cat, messages, lang]) => {
+  const { setCatalogue } = await import('/static/js/catalogue.js');
+  const { setMessages, t } = await import('/static/js/i18n.js');
+  const { installIcons, LEGEND } = await import('/static/js/icons.js');
+  const C = await import('/static/js/cards.js');
+  const Z = await import('/static/js/zoom.js');
+  setCatalogue(cat);
+  setMessages(messages);
+  installIcons();
+  const app = document.querySelector('#app');
+  const seen = [];     // [where, text]
+  const read = (where, el) => {
+    // everything a player can read or hover: the text, tooltips (<title>, title=), labels
+    seen.push([where, el.textContent]);
+    for (const x of el.querySelectorAll('[title], [aria-label]')) seen.push([where, `${x.getAttribute('title') || ''} ${x.getAttribute('aria-label') || ''}`]);
+    if (el.getAttribute && el.getAttribute('aria-label')) seen.push([where, el.getAttribute('aria-label')]);
+  };
+  const zoomOf = (face, what, where) => {
+    app.replaceChildren(face);
+    Z.show(face, what, face, false);
+    const z = document.querySelector('#zoom');
+    read(`${where} (zoom)`, z);
+    const lines = [...z.querySelectorAll('.zoom-text li')].map((li) => li.textContent.trim());
+    Z.hide();
+    return lines;
+  };
+  const zooms = { types: {}, vales: {}, leaders: {} };
+  const firstLabel = {};
+  for (const [label, name] of Object.entries(cat.copies)) if (!(name in firstLabel)) firstLabel[name] = label;
+  for (const [name, label] of Object.entries(firstLabel)) {
+    const ty = cat.types[name];
+    const face = ty.kind === 'advancement' || ty.kind === 'fertile_soil' ? C.advancementFace(label)
+      : C.cardFace({ id: 1, advancements: [label], covered: [] });
+    read(name, face.cloneNode(true));
+    zooms.types[name] = zoomOf(face, ty.kind === 'advancement' || ty.kind === 'fertile_soil' ? { label } : { card: { id: 1, advancements: [label], covered: [] } }, name);
+  }
+  for (const [name, v] of Object.entries(cat.vales)) {
+    const face = C.valeFace({ ...v, id: 1 });
+    read(name, face.cloneNode(true));
+    zooms.vales[name] = zoomOf(face, { vale: { ...v, id: 1 } }, name);
+  }
+  for (const name of Object.keys(cat.leaders)) {
+    const el = C.leaderFaces(name);
+    app.replaceChildren(el);
+    read(`leader ${name}`, el);
+    zooms.leaders[name] = el.innerText;
+  }
+  for (const [name, nameKey, helpKey] of LEGEND) seen.push([`legend ${name}`, `${t(nameKey)} ${t(helpKey)}`]);
+  const help = await (await fetch(`/static/help/${lang}.html`)).text();
+  const box = document.createElement('div');
+  box.innerHTML = help;
+  seen.push(['help page', box.textContent]);
+  return { seen, zooms };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_no_note_meant_for_us_reaches_a_player_and_a_stand_in_says_what_it_is(page, server, lang):
+    """Every card type's face, tooltips and zoom, every vale and leader, the legend and the help
+    page, in each language: no file number, no "ours", "chosen by us" or "provisional".  A stand-in
+    says in one plain sentence what it is; a card with values no rules document gives says which
+    are estimates; a printed card the rules give whole says neither."""
+    root = Path(__file__).resolve().parents[2] / "src/mysticvale/web/static/messages"
+    messages = json.loads((root / f"{lang}.json").read_text())
+    cat = json.loads(catalogue_text(SETS)[0])
+    # the document the browser gets carries no note, source or provenance at all
+    assert not any(k in t for t in list(cat["types"].values()) + list(cat["vales"].values())
+                   + list(cat["leaders"].values()) for k in ("note", "source", "provenance"))
+    page.goto(server + "/static/index.html")
+    out = page.evaluate(_WALK, [cat, messages, lang])
+    bad = [f"{where}: {DEVELOPER_WORDS.search(text).group(0)!r} in {text.strip()[:160]!r}"
+           for where, text in out["seen"] if DEVELOPER_WORDS.search(text)]
+    assert not bad, bad[:10]
+    assert len(out["zooms"]["types"]) == len(cat["types"]) and len(out["zooms"]["vales"]) == len(cat["vales"])
+    stand_in, estimated = messages["zoom.stand_in"], messages["zoom.estimated"].split("{")[0]
+    for kind in ("types", "vales"):
+        for name, lines in out["zooms"][kind].items():
+            ty = cat[kind][name]
+            if ty["stand_in"]:
+                assert lines.count(stand_in) == 1, (name, lines)
+                assert not any(estimated in x for x in lines), (name, lines)
+            elif ty["provisional"]:
+                assert stand_in not in lines and sum(estimated in x for x in lines) == 1, (name, lines)
+            else:
+                assert not any(stand_in in x or estimated in x for x in lines), (name, lines)
+    assert sum(cat["types"][n]["stand_in"] for n in out["zooms"]["types"]) + \
+        sum(v["stand_in"] for v in cat["vales"].values()) >= 85
+    for name, text in out["zooms"]["leaders"].items():
+        assert (messages["leader.stand_in"] in text) == cat["leaders"][name]["stand_in"], name
+
+
+def test_cards_on_the_table_carry_no_stand_in_or_estimate_marks(page, server):
+    """On the table the commons and vales show no mark for a stand-in or an estimated value (their
+    zoom says it in words), and a stand-in's zoom opened on the table says what it is."""
     from browser_helpers import create_game, open_seat
 
     game = create_game(server, seed=5, sets=SETS)
     open_seat(page, server, game)
     page.wait_for_selector("#supply .adv-face")
     cat = page.evaluate("fetch(window.mysticvaleClient.table().view.catalogue).then((r) => r.json())")
-    faces = page.eval_on_selector_all("#supply [data-commons]", """els => els.map((e) => ({
-        label: e.dataset.label,
-        markers: [...e.querySelectorAll('.marker')].map((m) => [m.getAttribute('class'), m.querySelector('title').textContent]) }))""")
-    assert len(faces) == 9
-    for f in faces:
-        t = cat["types"][cat["copies"][f["label"]]]
-        ours = [m for m in f["markers"] if "stand_in" in m[0] or "provisional" in m[0]]
-        if t["stand_in"] or t["provisional"] or t["note"]:
-            assert len(ours) == 1, f
-            if t["note"]:
-                assert t["note"] in ours[0][1]
-        else:
-            assert not ours, f
-    vales = page.eval_on_selector_all("#supply .vale-face", """els => els.map((e) => ({
-        name: e.querySelector('.vname').textContent,
-        markers: [...e.querySelectorAll('.marker')].map((m) => m.querySelector('title').textContent) }))""")
-    assert len(vales) == 8
-    for v in vales:
-        t = cat["vales"][v["name"]]
-        if t["stand_in"] or t["note"] or t["provisional"]:
-            assert v["markers"], v
-            if t["note"]:
-                assert any(t["note"] in m for m in v["markers"])
+    assert "note" not in json.dumps(cat)
+    marks = page.eval_on_selector_all("#supply .marker", "els => els.map((m) => m.getAttribute('class'))")
+    assert not [m for m in marks if "stand_in" in m or "provisional" in m], marks
+    names = page.eval_on_selector_all("#supply .vale-face .vname", "els => els.map((e) => e.textContent)")
+    assert len(names) == 8
+    stand_ins = [i for i, n in enumerate(names) if cat["vales"][n]["stand_in"]]
+    assert stand_ins, names        # seed 5 deals generic vales
+    page.hover(f"#supply .vale-face >> nth={stand_ins[0]}")
+    page.wait_for_selector("#zoom:not([hidden]) .zoom-note")
+    assert page.inner_text("#zoom .zoom-note") == "A stand-in for a printed card not described in the rules: its values are estimates."

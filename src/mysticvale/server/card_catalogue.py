@@ -6,10 +6,15 @@ provisional values) is the same in every game with these sets, so a client fetch
 per set combination (``GET /api/catalogue/{sets}``, cached by the browser, its URL versioned
 by a hash of its content) instead of receiving it again in every state and delta.
 
-Fields the engine's ``copy_view`` / ``vale_view`` give are used as they are (so fields the
-card data gains later, such as ``note``, reach clients unchanged); what they do not give yet
-is derived here from the catalogue: ``stand_in`` (not a printed card), ``provisional`` (the
-values that are ours, not the rules'), the abilities' triggers, and end-game VP rules.
+Fields the engine's ``copy_view`` / ``vale_view`` give are used as they are; what they do not
+give yet is derived here from the catalogue: ``stand_in`` (not a printed card), ``provisional``
+(the value fields no source gives, which a player is told are estimates), the abilities'
+triggers, and end-game VP rules.
+
+The card data's ``note``, ``source`` and ``provenance`` are for us (``mysticvale cards
+--report``), never for players: they name rules files and say what we chose, so the document
+leaves them out (:data:`PRIVATE_FIELDS`); a client words what a player needs from ``stand_in``
+and ``provisional`` alone.
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ from ..engine.observation import copy_view
 _ADV_VALUES = ("level", "cost", "symbols", "end_vp", "neg_vp", "ability", "eclipse", "longwise", "slot", "copies")
 _VALE_VALUES = ("level", "cost", "end_vp", "neg_vp", "ability")
 _PART_VALUES = ("slots", "symbols", "end_vp", "neg_vp", "ability", "coverable")
+
+#: Fields of the card data that are notes for us, not for players: never in the document.
+PRIVATE_FIELDS = ("note", "source", "provenance")
 
 _cache: dict[tuple[str, ...], tuple[str, str]] = {}
 _lock = threading.Lock()
@@ -73,9 +81,14 @@ def _type_entry(cat, t, first_copy: int) -> dict[str, Any]:
     view["kind"] = t.kind
     view["abilities"] = _abilities(t.abilities)
     view.setdefault("stand_in", bool(t.generic))
-    if "provisional" not in view:
-        view["provisional"] = [] if t.kind == "starting" else _provisional(t.provenance, prov_fields, used)
-    view.setdefault("note", "")
+    # A player is told which of the values the card shows are estimates: not the per-deck counts,
+    # copies or slots the engine needs, and nothing of a starting card (its face is printed in
+    # the rules; which slot its symbols sit in is a layout detail).
+    given = view.get("provisional")
+    view["provisional"] = [] if t.kind == "starting" else [
+        f for f in (given if given is not None else _provisional(t.provenance, prov_fields, used)) if f in used]
+    for k in PRIVATE_FIELDS:
+        view.pop(k, None)
     return view
 
 
@@ -87,11 +100,10 @@ def _vale_entry(v) -> dict[str, Any]:
         "cost": dict(zip(("animal", "forest", "sky", "any"), v.cost)),
         "end_vp": v.end_vp, "neg_vp": v.neg_vp, "text": v.text,
         "abilities": _abilities(v.abilities),
-        # The card data's own words when it has them (note, stand_in, provisional_fields).
+        # The card data's own words when it has them (stand_in, provisional_fields).
         "stand_in": bool(getattr(v, "stand_in", v.generic)),
-        "provisional": list(v.provisional_fields()) if hasattr(v, "provisional_fields")
-        else _provisional(v.provenance, _VALE_VALUES, used),
-        "note": getattr(v, "note", ""),
+        "provisional": [f for f in (v.provisional_fields() if hasattr(v, "provisional_fields")
+                                    else _provisional(v.provenance, _VALE_VALUES, used)) if f in used],
     }
 
 
@@ -115,7 +127,7 @@ def build_from(cat) -> dict[str, Any]:
             return [f"{p}@{'+'.join(s for s in SLOTS if s in cat.advancements[p].copies[0])}" for p in parts]
         leaders[name] = {
             "name": ld.name, "title": ld.title, "slug": ld.slug, "upgrade_cost": ld.upgrade_cost,
-            "text": ld.text, "note": getattr(ld, "note", ""),
+            "text": ld.text,
             "stand_in": bool(getattr(ld, "stand_in", False) or ld.provisional),
             "provisional": ["upgrade_cost"] if ld.provenance.get("upgrade_cost", "provisional") == "provisional"
             else [],

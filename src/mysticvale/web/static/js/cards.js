@@ -14,6 +14,7 @@ import { h, esc, svgFromMarkup } from "./dom.js";
 import { t, list } from "./i18n.js";
 import { layer, valeType, valeText, leaderType } from "./catalogue.js";
 import { CARD_SYMBOLS, useMarkup, hasIcon } from "./icons.js";
+import { faceLine } from "./facetext.js";
 
 const W = 100, H = 140;
 const SLOTS = ["top", "middle", "bottom"];
@@ -129,15 +130,16 @@ function marker(name, x, y, size, title) {
   return `<g class="marker marker-${name}"><title>${esc(title)}</title>${useMarkup(name, x, y, size)}</g>`;
 }
 
-function provisionalTitle(type) {
+/** The zoom's line for a card with values no rules document gives: which of them are estimates.
+ *  (A stand-in says so in its own line; the face carries no mark of either: see README.) */
+function estimatedLine(type) {
   const fields = (type.provisional || []).map((f) => t(`value.${f}`));
-  return t("marker.provisional_title", { fields: list(fields) });
+  return t("zoom.estimated", { fields: list(fields) });
 }
 
 /** How many markers markersMarkup draws for a type. */
 function markerCount(type, L = null) {
-  return (L && isLegendary(L) ? 1 : 0) + (type.eclipse ? 1 : 0) + (type.longwise ? 1 : 0) +
-    (type.stand_in || (type.provisional || []).length ? 1 : 0);
+  return (L && isLegendary(L) ? 1 : 0) + (type.eclipse ? 1 : 0) + (type.longwise ? 1 : 0);
 }
 
 function markersMarkup(type, x, y, size, L = null) {
@@ -146,8 +148,6 @@ function markersMarkup(type, x, y, size, L = null) {
   if (L && isLegendary(L)) add("legendary", legendaryTitle(L));
   if (type.eclipse) add("eclipse", t(type.kind === "leader" ? "marker.coverable_title" : "marker.eclipse_title"));
   if (type.longwise) add("longwise", t("marker.longwise_title"));
-  if (type.stand_in) add("stand_in", type.note || t("marker.stand_in_title"));
-  else if ((type.provisional || []).length) add("provisional", type.note ? `${provisionalTitle(type)} ${type.note}` : provisionalTitle(type));
   return out.join("");
 }
 
@@ -168,7 +168,12 @@ function symbolColumn(symbols, x, y, height) {
   return { markup: m, width: cols * (size + 1) };
 }
 
-/** The pieces of a card's ability text: its trigger icons and words (markup) and its text. */
+/** The pieces of a card's ability text on its face: its trigger icons (markup) and a short line.
+ *  The face leads with the trigger's icon, which stands for its keyword (the keyword help says it
+ *  on hover or tap, the zoom says it in words): a text that names its own trigger ("Harvest: gain
+ *  1 mana ...") is drawn from after that name ("Gain 1 mana ..."), so that the few words a
+ *  readable size leaves room for say what the ability does.  A trigger without an icon keeps its
+ *  word. */
 function abilityParts(type) {
   const { triggers, text, named } = abilityText(type);
   // A card's text is drawn where it has an ability; symbols alone speak for themselves.
@@ -176,25 +181,33 @@ function abilityParts(type) {
   const known = triggers.filter((x) => x !== "_");
   // data-help: the keyword help (js/help.js) explains each trigger on hover or tap.
   const icons = known.filter(hasIcon).map((x) => `<svg class="ti" data-help="${esc(x)}" viewBox="0 0 24 24" style="${TI_STYLE}"><use href="#i-${x}"/></svg>`).join("");
-  const words = named ? "" : known.map((x) => `<span data-help="${esc(x)}">${esc(t(`trigger.${x}`))}</span>`).join(", ");
-  return { head: `${icons}${words ? `<b>${words}:</b> ` : ""}`, text };
+  const unnamed = named ? [] : known.filter((x) => !hasIcon(x));
+  const words = unnamed.map((x) => `<span data-help="${esc(x)}">${esc(t(`trigger.${x}`))}</span>`).join(", ");
+  let line = named && icons ? text.replace(OWN_TRIGGER, "").trim() : text;
+  line = line.charAt(0).toUpperCase() + line.slice(1);
+  return { head: `${icons}${words ? `<b>${words}:</b> ` : ""}`, text: line || text };
 }
 
 // ------------------------------------------------------------------ ability text that fits its box
 //
 // A card's text is set in a box of the face (a foreignObject, in card units: a card is 100 wide).
 // It wraps round what is drawn in the box's corners (the VP shields, the cost, the markers: float
-// spacers) and is set at the largest size from its base size down to FIT_MIN at which all of it
-// shows.  A text too long even then is cut at a word with "…" on the face; the zoom and the text
-// alternative always say it whole.  Sizes are measured once per text and box, in a hidden box laid
+// spacers) and is set at a size one reads at the table (LAYER_TEXT, VALE_TEXT: issue 21 asks for
+// 11 CSS px on a desktop and 10 on a phone at the default card size, and the card widths in
+// style.css are chosen for it); it is never set smaller.  A text too long for its box is cut at a
+// word with "…" on the face; the zoom and the text alternative always say it whole.  Sizes are measured once per text and box, in a hidden box laid
 // out as the face's (the same font, set inline so that nothing else changes it).  The text is laid
 // out ten times larger and scaled down: a browser places lines and glyphs on whole pixels of the
 // layout, which at a 4-pixel font would space lines unevenly and clip letters in a zoom.
 
-const FIT_MIN = 2.9;
+/** Ability text on a layer and on a vale, in card units (a face is 100 wide). */
+export const LAYER_TEXT = 10;
+export const VALE_TEXT = 12.5;
 const K = 10;
-const FONT = `"DejaVu Sans", "Liberation Sans", sans-serif`;
-const TI_STYLE = "width:1.2em;height:1.2em;vertical-align:-.26em;margin-right:.14em";
+// (a narrow face first: at a readable size a slot holds a few words, narrow ones are more words)
+const FONT = `"DejaVu Sans Condensed", "Arial Narrow", "Liberation Sans Narrow", "DejaVu Sans", Arial, sans-serif`;
+// (an icon no taller than a line, so that every line of a text is as high as the others)
+const TI_STYLE = "width:1.05em;height:1.05em;vertical-align:-.18em;margin-right:.14em";
 const fitCache = new Map();
 let probe = null;
 
@@ -233,8 +246,10 @@ function spacers(height, { topRight = null, bottomRight = null, bottomLeft = nul
 
 function abilityBox(size, w, hh, floats, head, text, probeEnd = false) {
   const end = probeEnd ? `<span class="ab-end" style="display:inline-block;width:0;height:1em;vertical-align:bottom"></span>` : "";
-  const box = `width:${(w * K).toFixed(1)}px;height:${(hh * K).toFixed(1)}px;transform:scale(${1 / K});transform-origin:0 0`;
-  return `<div class="ab" xmlns="http://www.w3.org/1999/xhtml" style="${box};font:${(size * K).toFixed(1)}px/1.22 ${esc(FONT)}">${floats}${head}${esc(text)}${end}</div>`;
+  // (a line's font box is a little taller than its line: the padding keeps the first one's in the box)
+  const box = `width:${(w * K).toFixed(1)}px;height:${(hh * K).toFixed(1)}px;padding-top:${(0.3 * K).toFixed(1)}px;` +
+    `transform:scale(${1 / K});transform-origin:0 0`;
+  return `<div class="ab" xmlns="http://www.w3.org/1999/xhtml" style="${box};font:${(size * K).toFixed(1)}px/1.1 ${esc(FONT)}">${floats}${head}<span class="abt">${faceLine(text)}</span>${end}</div>`;
 }
 
 /** Whether the text ends inside a box `w` × `hh` when set at `size`. */
@@ -254,29 +269,18 @@ function fittedAbility(parts, w, hh, base, corners = {}) {
   const key = `${w.toFixed(2)}|${hh.toFixed(2)}|${base}|${floats}|${parts.head}|${parts.text}`;
   let m = fitCache.get(key);
   if (m !== undefined) return m;
-  const fits = (size, text = parts.text) => fitsAt(size, w, hh, floats, parts.head, text);
-  let size = base;
+  const fits = (text) => fitsAt(base, w, hh, floats, parts.head, text);
   let text = parts.text;
-  if (!fits(base)) {
-    if (fits(FIT_MIN)) {
-      let lo = FIT_MIN, hi = base;          // lo fits, hi does not
-      while (hi - lo > 0.05) {
-        const mid = (lo + hi) / 2;
-        if (fits(mid)) lo = mid; else hi = mid;
-      }
-      size = Math.floor(lo * 100) / 100;
-    } else {
-      size = FIT_MIN;
-      const words = parts.text.split(/\s+/);
-      let lo = 0, hi = words.length;        // lo words (with "…") fit, hi do not
-      while (hi - lo > 1) {
-        const mid = (lo + hi) >> 1;
-        if (fits(FIT_MIN, `${words.slice(0, mid).join(" ")}…`)) lo = mid; else hi = mid;
-      }
-      text = `${words.slice(0, lo).join(" ").replace(/[,;:.]$/, "")}…`;
+  if (!fits(text)) {
+    const words = parts.text.split(/\s+/);
+    let lo = 0, hi = words.length;        // lo words (with "…") fit, hi do not
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (fits(`${words.slice(0, mid).join(" ")}…`)) lo = mid; else hi = mid;
     }
+    text = lo ? `${words.slice(0, lo).join(" ").replace(/[,;:.]$/, "")}…` : "…";
   }
-  m = abilityBox(size, w, hh, floats, parts.head, text);
+  m = abilityBox(base, w, hh, floats, parts.head, text);
   if (fitCache.size > 2000) fitCache.clear();
   fitCache.set(key, m);
   return m;
@@ -301,6 +305,15 @@ function vpBadge(type, x, y) {
   }
   return m;
 }
+
+/** The cost disc's radius on an advancement on its own (the commons) and sleeved, and its
+ *  distance from the band's foot: the second line of a text beside it stays whole. */
+const COST_BIG = 5.6;
+const COST_SMALL = 4.6;
+const COST_FOOT = 0.9;
+/** Where a layer's text box starts under the band's top (below the name) and ends above its foot. */
+const TEXT_TOP = 9.4;
+const TEXT_FOOT = 0.8;
 
 function bandOf(slots) {
   const ys = slots.map((s) => BAND[s]);
@@ -328,31 +341,40 @@ function layerMarkup(label, { ghost = false, costBig = false, coveredNames = [] 
   }
   if (ty.longwise) m += `<rect class="longwise-edge" x="92" y="${y + 2}" width="3" height="${hgt - 4}" rx="1.5"/>`;
   m += sym.markup;
-  m += fitText(ty.name, tx, y + 9, 7, right - tx, "lname");
+  // (the name high in its band: the text's first line comes right under it)
+  m += fitText(ty.name, tx, y + 7.7, 7, right - tx, "lname");
   const parts = abilityParts(ty);
   if (parts) {
     // The text box runs from under the name to the band's foot, beside the symbols; its corners
-    // keep clear of the VP shields (top right), the cost and covered markers (bottom right) and
-    // the markers (bottom left).
-    const top = y + 11.5;
+    // keep clear of the level and the VP shields (top right), the cost and covered markers
+    // (bottom right) and the markers (bottom left).  Its height holds three lines at LAYER_TEXT,
+    // the second beside the cost disc.
+    const top = y + TEXT_TOP;
     const w = 93 - tx;
-    const hh = hgt - 13;
+    const hh = hgt - TEXT_TOP - TEXT_FOOT;
+    const foot = top + hh;
+    const clear = (yTop) => foot - yTop + 0.3;            // a float's height that keeps above yTop free
     const shields = (ty.end_vp ? 1 : 0) + (ty.neg_vp ? 1 : 0);
-    const topRight = shields ? [93 - 82, y + 11 + 13 + (shields - 1) * 14 + 0.6 - top] : null;
-    const costW = ty.kind === "advancement" || ty.kind === "fertile_soil" ? 2 * (costBig ? 7 : 4.6) + 0.5 : 0;
+    const topRight = shields ? [93 - 82, y + 11 + 13 + (shields - 1) * 14 + 0.6 - top]
+      : ty.level && ty.kind === "advancement" ? [93 - 86.6, 0.6] : null;
+    const r = costBig ? COST_BIG : COST_SMALL;
+    const costW = ty.kind === "advancement" || ty.kind === "fertile_soil" ? 2 * r + 1.7 : 0;
     const coveredW = coveredNames.length ? 93 - (70 - (coveredNames.length - 1) * 9) + 0.8 : 0;
-    const bottomRight = costW || coveredW ? [Math.max(costW, coveredW), Math.max(costW ? costW - 1 : 0, coveredW ? 9 : 0)] : null;
+    const bottomRight = costW || coveredW ? [Math.max(costW, coveredW),
+      Math.max(costW ? clear(y + hgt - COST_FOOT - 2 * r) : 0, coveredW ? clear(y + hgt - 10) : 0)] : null;
     const nMarkers = markerCount(ty, L);
-    const bottomLeft = nMarkers ? [nMarkers * 9 + 0.5, 9] : null;
-    const box = fittedAbility(parts, w, hh, 4.3, { topRight, bottomRight, bottomLeft });
+    const bottomLeft = nMarkers ? [nMarkers * 9 + 0.5, clear(y + hgt - 10)] : null;
+    const box = fittedAbility(parts, w, hh, LAYER_TEXT, { topRight, bottomRight, bottomLeft });
     m += `<foreignObject x="${tx}" y="${top}" width="${w}" height="${hh}">${box}</foreignObject>`;
   }
-  if (ty.level && ty.kind === "advancement") m += `<text class="lvl" x="89.5" y="${y + 8}" font-size="5.5">${ROMAN[ty.level] || ty.level}</text>`;
+  if (ty.level && ty.kind === "advancement") m += `<text class="lvl" x="89.5" y="${y + 7.4}" font-size="5.5">${ROMAN[ty.level] || ty.level}</text>`;
   m += vpBadge(ty, 82.5, y + 11);
   if (ty.kind === "advancement" || ty.kind === "fertile_soil") {
-    const r = costBig ? 7 : 4.6;
-    m += `<g class="cost"><title>${esc(t("card.cost", { n: ty.cost }))}</title><circle cx="${96 - r - 1.5}" cy="${y + hgt - r - 1.5}" r="${r}"/>` +
-      `<text x="${96 - r - 1.5}" y="${y + hgt - r + (costBig ? 1.3 : .6)}" font-size="${costBig ? 9 : 6}">${ty.cost}</text></g>`;
+    const r = costBig ? COST_BIG : COST_SMALL;
+    const cx = 96 - r - 1.5, cy = y + hgt - COST_FOOT - r;
+    const size = costBig ? 8 : 6;
+    m += `<g class="cost"><title>${esc(t("card.cost", { n: ty.cost }))}</title><circle cx="${cx}" cy="${cy}" r="${r}"/>` +
+      `<text x="${cx}" y="${(cy + size * 0.36).toFixed(2)}" font-size="${size}">${ty.cost}</text></g>`;
   }
   m += markersMarkup(ty, tx, y + hgt - 10, 8, L);
   coveredNames.forEach((nm, i) => {
@@ -446,19 +468,23 @@ function valeMarkup(v, aria) {
   m += `<text class="lvl" x="89.5" y="37" font-size="5.5">${ROMAN[lv]}</text>`;
   m += vpBadge({ end_vp: v.end_vp, neg_vp: v.neg_vp }, 82, 4);
   m += fitText(v.name, 50, 49, 7.4, 88, "vname");
-  // A vale's text is its ability; a stand-in vale's text only says it is one (its marker does).
+  // A vale's text is its ability (a stand-in vale has none; its zoom says what it is).
   const abilities = (ty.abilities || []).length ? ty.abilities : ty.stand_in ? [] : [{ trigger: "_" }];
   const parts = abilityParts({ abilities, text: valeText(v) });
-  if (parts) m += `<foreignObject x="5" y="53" width="90" height="72">${fittedAbility(parts, 90, 72, 5)}</foreignObject>`;
-  m += markersMarkup({ stand_in: ty.stand_in, provisional: ty.provisional, note: ty.note }, 5, 128, 8);
+  if (parts) m += `<foreignObject x="5" y="53" width="90" height="72">${fittedAbility(parts, 90, 72, VALE_TEXT)}</foreignObject>`;
   return m + "</svg>";
+}
+
+/** A vale in words: name, level, cost, VP and its text (a vale without text ends at its VP). */
+function valeWords(v) {
+  const cost = ["animal", "forest", "sky", "any"].filter((k) => v.cost?.[k]).map((k) => t(`symbol.count.${k}`, { n: v.cost[k] }));
+  return t("card.vale_aria", { name: v.name, level: v.level, cost: cost.length ? list(cost) : t("card.free"),
+    vp: v.end_vp || 0, text: valeText(v) }).replace(/[:：]\s*$/, "");
 }
 
 /** A vale card.  opts: {used, isNew, flip, cls}. */
 export function valeFace(v, opts = {}) {
-  const cost = ["animal", "forest", "sky", "any"].filter((k) => v.cost?.[k]).map((k) => t(`symbol.count.${k}`, { n: v.cost[k] }));
-  const aria = t("card.vale_aria", { name: v.name, level: v.level, cost: cost.length ? list(cost) : t("card.free"),
-    vp: v.end_vp || 0, text: valeText(v) });
+  const aria = valeWords(v);
   const svg = faceFromCache(`v|${v.name}`, () => valeMarkup(v, aria));
   const cls = ["face", "vale-face", opts.used ? "used" : "", opts.isNew ? "new" : "", opts.cls || ""].filter(Boolean).join(" ");
   return h("div", { class: cls, dataset: { vale: v.id, flip: opts.flip === false || v.id === undefined ? null : `v${v.id}` } },
@@ -474,7 +500,7 @@ export function leaderFaces(name) {
     h("figcaption", {}, t(`leader.${key}`)));
   return h("div", { class: "leader-faces", dataset: { leader: ld.slug } },
     h("div", { class: "leader-head" }, h("strong", {}, ld.name), ld.title ? h("span", { class: "muted" }, ` — ${ld.title}`) : null,
-      h("span", { class: "upgrade-cost", title: ld.provisional.length ? provisionalTitle({ provisional: ld.provisional }) : null },
+      h("span", { class: "upgrade-cost", title: ld.provisional.length ? t("leader.upgrade_estimated") : null },
         t("leader.upgrade_cost", { n: ld.upgrade_cost }))),
     h("div", { class: "leader-sides" }, side(ld.start, "start"), side(ld.upgraded, "upgraded")),
     ld.stand_in ? h("p", { class: "muted small" }, t("leader.stand_in")) : null);
@@ -492,13 +518,14 @@ export function cardBack(count, opts = {}) {
     count === undefined || count === null ? null : h("span", { class: "pile-count" }, String(count)));
 }
 
-/** Text lines for the zoom: every layer's name, trigger and text, covered layers, and what each
- *  marker on the card means. */
+/** Text lines for the zoom: every layer's name, trigger and text, covered layers, what each
+ *  marker on the card means, and (a "note" row, in plain words) whether it is a stand-in or has
+ *  estimated values. */
 export function faceDetails({ card = null, label = null, vale = null }) {
   const rows = [];
   const explainType = (ty) => {
-    if (ty.stand_in) rows.push(["stand_in", ty.note || t("marker.stand_in_title")]);
-    else if ((ty.provisional || []).length) rows.push(["provisional", provisionalTitle(ty) + (ty.note ? ` ${ty.note}` : "")]);
+    if (ty.stand_in) rows.push(["note", t("zoom.stand_in")]);
+    else if ((ty.provisional || []).length) rows.push(["note", estimatedLine(ty)]);
     if (ty.eclipse) rows.push(["eclipse", t(ty.kind === "leader" ? "marker.coverable_title" : "marker.eclipse_title")]);
     if (ty.longwise) rows.push(["longwise", t("marker.longwise_title")]);
   };
@@ -529,8 +556,8 @@ export function faceDetails({ card = null, label = null, vale = null }) {
     layerRow(label);
   } else if (vale) {
     const ty = valeType(vale.name) || {};
-    rows.push([null, `${vale.name}: ${valeText(vale)}`]);
-    explainType({ stand_in: ty.stand_in, provisional: ty.provisional, note: ty.note });
+    rows.push([null, valeWords(vale)]);
+    explainType({ stand_in: ty.stand_in, provisional: ty.provisional });
   }
   return rows;
 }

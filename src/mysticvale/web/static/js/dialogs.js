@@ -7,7 +7,7 @@ import { icon, LEGEND } from "./icons.js";
 import { cardFace, valeFace, advancementFace } from "./cards.js";
 import { zoomable } from "./zoom.js";
 import { describe, visibleCards } from "./actions.js";
-import { settings, setSettings, setLanguage, LANGUAGES, browserLanguage } from "./settings.js";
+import { settings, setSettings, setLanguage, LANGUAGES, browserLanguage, CARD_SIZES } from "./settings.js";
 import { personKey, patchSettings } from "./people.js";
 import { valeUsed } from "./players.js";
 
@@ -53,12 +53,22 @@ export function languageField() {
 /** Keep a person's language choice on the server (nothing to keep without a person). */
 const rememberLanguage = (language) => (personKey() ? patchSettings({ language }) : Promise.resolve());
 
+/** The card size of this device: small, normal (readable at the table: README) or large. */
+function cardSizeField() {
+  return h("div", { class: "setting-cards" },
+    h("label", {}, t("settings.card_size"), " ",
+      h("select", { id: "set-cardSize", onchange: (ev) => setSettings({ cardSize: ev.target.value }) },
+        CARD_SIZES.map((size) => h("option", { value: size, selected: settings.cardSize === size }, t(`settings.card_size.${size}`))))),
+    h("p", { class: "muted small" }, t("settings.card_size_help")));
+}
+
 export function settingsDialog(close) {
   const chk = (key, label) => h("label", { class: "check" },
     h("input", { type: "checkbox", id: `set-${key}`, checked: !!settings[key], onchange: (ev) => setSettings({ [key]: ev.target.checked }) }),
     label);
   return dialog("settings", t("settings.title"), close,
     languageField(),
+    cardSizeField(),
     chk("animations", t("settings.animations")),
     h("p", { class: "muted small" }, t("settings.animations_help")),
     chk("pinField", t("settings.pin")),

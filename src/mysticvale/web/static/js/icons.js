@@ -64,10 +64,6 @@ const SHAPES = {
   legendary: `<rect x="3.5" y="1.5" width="17" height="21" rx="3" fill="#f6e7a8" stroke="#8a6412" stroke-width="1.4"/>
               <path d="M3.5 12h3M17.5 12h3" stroke="#8a6412" stroke-width="1.4"/>
               <path d="M12 5.3l1.9 4 4.3.5-3.2 2.9.9 4.3L12 14.8 8.1 17l.9-4.3-3.2-2.9 4.3-.5Z" fill="#6e4391"/>`,
-  stand_in: `<path d="M12 1.5 22.5 12 12 22.5 1.5 12Z" fill="#fff" stroke="#6d6a60" stroke-width="1.6" stroke-dasharray="2.2 1.6"/>
-             <path d="M12 7v6.5" stroke="#6d6a60" stroke-width="2" stroke-linecap="round"/><circle cx="12" cy="17" r="1.2" fill="#6d6a60"/>`,
-  provisional: `<circle cx="12" cy="12" r="10.5" fill="#fff" stroke="#8c6d1f" stroke-width="1.4"/>
-                <path d="M6 10c2-2 4-2 6 0s4 2 6 0M6 15c2-2 4-2 6 0s4 2 6 0" stroke="#8c6d1f" stroke-width="1.7" fill="none"/>`,
   covered: `<rect x="3" y="6" width="18" height="13" rx="2" fill="#9a93a8"/><rect x="5" y="3" width="18" height="13" rx="2" fill="#d9d3e6" stroke="#5a5268"/>`,
   leader: `<circle cx="12" cy="12" r="11" fill="#b58a12"/><path d="M5 16.5 6.5 8l3.5 3.5L12 6l2 5.5L17.5 8 19 16.5Z" fill="#fff6cc"/>`,
   token_up: `<circle cx="12" cy="12" r="11" fill="${C.mana}" stroke="#163a70"/><path d="M12 5.5 17 10 12 18.5 7 10Z" fill="#cfe0fa"/>`,
@@ -94,7 +90,7 @@ export const LEGEND = [
   ...["mana", "growth", "decay", "vp", "curse", "guardian", "animal", "forest", "sky", "wild", "any"]
     .map((k) => [k, `symbol.${k}`, `legend.${k}`]),
   ...TRIGGERS.map((k) => [k, `trigger.${k}`, `help.keyword.${k}`]),
-  ...["legendary", "eclipse", "longwise", "covered", "stand_in", "provisional", "leader", "token_up", "token_down", "star", "used"]
+  ...["legendary", "eclipse", "longwise", "covered", "leader", "token_up", "token_down", "star", "used"]
     .map((k) => [k, `marker.${k}`, `legend.${k}`]),
 ];
 

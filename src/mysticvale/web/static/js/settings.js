@@ -9,6 +9,7 @@ export const DEFAULTS = Object.freeze({
   autoReveal: false,       // Planting: reveal the next card by itself while my decay is below the limit
   autoRevealLimit: 3,
   spoilChance: false,      // show the chance that the next reveal spoils
+  cardSize: "normal",      // the faces' size: one of CARD_SIZES (style.css --cs)
   language: "",            // "" = the browser's language when there are messages for it
   languageAsked: false,    // this device has asked the server for the person's language
 });
@@ -68,6 +69,11 @@ export function adoptLanguage(language) {
   save(KEY, settings);
 }
 
+/** The card sizes offered; "normal" sets a face's text at a size one reads at the table. */
+export const CARD_SIZES = Object.freeze(["small", "normal", "large"]);
+
 export function applyToPage() {
   document.body.classList.toggle("anim", !!settings.animations);
+  // on the root element: the card widths (style.css) are set there from the size
+  document.documentElement.dataset.cards = CARD_SIZES.includes(settings.cardSize) ? settings.cardSize : "normal";
 }

@@ -1,6 +1,8 @@
 // Zoom: hovering a card face (mouse) or pressing on it a while (touch) shows it large, with its
 // texts and what each marker on it means.  The zoom never takes a click: a long press that opened
-// it swallows the click that follows, so zooming cannot buy or push anything.
+// it swallows the click that follows, so zooming cannot buy or push anything.  On a touch screen a
+// tap on a face that offers no action (nothing to buy, push or choose there) opens its zoom too;
+// a tap on a face that offers one does that action, as a click does, and a long press zooms it.
 
 import { h, $ } from "./dom.js";
 import { icon } from "./icons.js";
@@ -31,7 +33,8 @@ export function show(faceEl, what, anchor = null, touch = false) {
   big.classList.add("zoomed");
   big.removeAttribute("data-flip");
   big.querySelectorAll("[data-flip]").forEach((x) => x.removeAttribute("data-flip"));
-  const rows = faceDetails(what).map(([mark, text]) => h("li", {}, mark ? icon(mark, { size: "1.2em" }) : null, " ", text));
+  const rows = faceDetails(what).map(([mark, text]) => mark === "note" ? h("li", { class: "zoom-note" }, text)
+    : h("li", {}, mark ? icon(mark, { size: "1.2em" }) : null, " ", text));
   z.replaceChildren(h("div", { class: "zoom-box" }, big, h("ul", { class: "zoom-text" }, rows),
     touch ? h("p", { class: "muted small" }, t("zoom.tap_to_close")) : null));
   z.hidden = false;
@@ -83,21 +86,38 @@ function installSwallow() {
 /** Make `el` (a face, or a widget holding one) zoom on hover and long press. */
 export function zoomable(el, what) {
   const face = () => (el.classList.contains("face") ? el : el.querySelector(".face")) || el;
+  let lastTouch = false;             // the last press on it was a finger's (its mouse events are emulated)
   el.addEventListener("mouseenter", (ev) => {
-    if (ev.pointerType === "touch") return;
+    if (ev.pointerType === "touch" || lastTouch) return;
     clearTimeout(hoverTimer);
     hoverTimer = setTimeout(() => { if (el.isConnected) show(face(), what, el, false); }, HOVER_DELAY);
   });
-  el.addEventListener("mouseleave", () => { clearTimeout(hoverTimer); if (shownFor === face()) hide(); });
+  // (a touch zoom stays: the zoom covering the page makes the emulated mouse leave the face)
+  el.addEventListener("mouseleave", () => {
+    clearTimeout(hoverTimer);
+    if (shownFor === face() && !$("#zoom").classList.contains("touch")) hide();
+  });
   el.addEventListener("pointerdown", (ev) => {
+    lastTouch = ev.pointerType === "touch";
     if (ev.pointerType !== "touch") return;
     clearTimeout(pressTimer);
     pressTimer = setTimeout(() => { swallowClick = true; show(face(), what, el, true); }, PRESS_DELAY);
   });
+  // A tap: the click a touch ends in, on a face that offers no action (js/widgets.js offer()
+  // marks the faces that do as clickable).
+  el.addEventListener("click", (ev) => {
+    if (!lastTouch || el.closest(".clickable") || ev.target.closest(".clickable, button, a, input")) return;
+    if (shownFor === face()) { hide(); return; }
+    show(face(), what, el, true);
+  });
   const cancel = () => clearTimeout(pressTimer);
   el.addEventListener("pointerup", cancel);
   el.addEventListener("pointercancel", cancel);
-  el.addEventListener("pointermove", (ev) => { if (ev.pointerType === "touch" && (Math.abs(ev.movementX) + Math.abs(ev.movementY)) > 6) cancel(); });
+  el.addEventListener("pointermove", (ev) => {
+    if (ev.pointerType === "mouse") lastTouch = false;      // a real mouse again: hovering zooms
+    if (ev.pointerType === "touch" && (Math.abs(ev.movementX) + Math.abs(ev.movementY)) > 6) cancel();
+  });
+  el.addEventListener("pointerenter", (ev) => { if (ev.pointerType === "mouse") lastTouch = false; });
   el.addEventListener("contextmenu", (ev) => { if (swallowClick || shownFor) ev.preventDefault(); });
   installSwallow();
   el.dataset.zoom = "1";
