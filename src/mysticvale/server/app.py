@@ -14,12 +14,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.websockets import WebSocketDisconnected
 
 from ..bots import bot_names
 from ..runtime import settle, tune_for_serving
 from .cluster import LocalCoordinator, PgCoordinator, hold_sqlite
-from .limits import (CreationLimiter, Limits, MessageLimiter, StrictJSONRoute, receive_client_message,
-                     validation_error_handler, whole_number)
+from .limits import (CreationLimiter, Limits, MessageLimiter, SocketLimiter, StrictJSONRoute, TooManySockets,
+                     client_address, receive_client_message, validation_error_handler, whole_number)
+from . import outage
 from .privacy import SecurityHeaders, install_log_redaction, invitation_url, websocket_token
 from .tables_directory import JoinLimits
 from .schemas import (ActionRequest, ChangeResult, CreatedGame, CreateGame, GameState, GameSummary,
@@ -151,6 +153,8 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         app.state.change_pool = ThreadPoolExecutor(max_workers=32, thread_name_prefix="mysticvale-change")
         app.state.creations = CreationLimiter(limits)
         app.state.messages = MessageLimiter(limits)
+        app.state.sockets = SocketLimiter(limits)
+        app.state.limits = limits
         people_api.start(app, storage, manager)        # issue 15: before the bots resume, to hear their moves
         meeting_api.start(app, storage, manager)       # issue 21: hears the same events
         resumed = await run_in_threadpool(manager.resume_bots)
@@ -172,6 +176,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     app.router.route_class = StrictJSONRoute
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    outage.install(app)         # the database out of reach: 503, never a traceback
     # Compress answers of 1 kB and more (states, catalogue, client files) for clients that accept it.
     app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=6)
     people_api.install(app, mail=mail, public_url=public_url, people_per_window=limits.people_per_10min)     # issue 15: people and chat routes
@@ -185,10 +190,13 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         return JSONResponse({"detail": exc.message}, status_code=exc.status)
 
     # -- API ------------------------------------------------------------------------
-    @app.get("/api/health", summary="Liveness check", tags=["server"])
-    def health() -> dict:
-        """`{"ok": true}` once the server has started (and resumed its bots)."""
-        return {"ok": True}
+    @app.get("/api/health", summary="Liveness and database check", tags=["server"],
+             responses={503: {"description": "the database cannot be reached (`reason` says how it failed)"}})
+    def health(request: Request) -> JSONResponse:
+        """`{"ok": true, "database": "ok"}` once the server has started (and resumed its bots) and its
+        database answers; 503 `{"ok": false, "database": "unreachable", "reason": ...}` while it does not."""
+        status, body = outage.health(manager_of(request).storage.engine)
+        return JSONResponse(body, status_code=status)
 
     @app.get("/api/bots", summary="Bot names", tags=["server"])
     def bots() -> dict:
@@ -345,20 +353,32 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
 
     @app.websocket("/api/games/{game_id}/ws")
     async def ws(websocket: WebSocket, game_id: str, token: str | None = None, since: str | None = None) -> None:
-        manager = manager_of(websocket)
         offered, protocol = websocket_token(websocket.scope)
-        token = offered or token
+        async with socket_bound(websocket, protocol) as admitted:
+            if admitted:
+                await _game_socket(websocket, game_id, offered or token, since, protocol)
+
+    async def _game_socket(websocket: WebSocket, game_id: str, token: str | None, since: str | None,
+                           protocol: str | None) -> None:
+        manager = manager_of(websocket)
         try:
             session = await run_in_threadpool(manager.acquire, game_id)
         except GameError as exc:
             await _refuse_socket(websocket, exc, protocol)
             return
+        except outage.DATABASE_ERRORS as exc:
+            await outage.refuse_socket(websocket, f"game {game_id}: socket", exc, protocol)
+            return
         try:
             try:
                 await run_in_threadpool(session.refresh)
-                seat = session.seat_for_token(token if token is None or len(token) <= 128 else "?")
+                seat = await run_in_threadpool(session.seat_for_token,
+                                               token if token is None or len(token) <= 128 else "?")
             except GameError as exc:
                 await _refuse_socket(websocket, exc, protocol)
+                return
+            except outage.DATABASE_ERRORS as exc:
+                await outage.refuse_socket(websocket, f"game {game_id}: socket", exc, protocol)
                 return
             await websocket.accept(subprotocol=protocol)
             held: int | None = None
@@ -408,6 +428,25 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         return index()          # issue 21: a person's profile (js/profilepage.js)
 
     return app
+
+
+@asynccontextmanager
+async def socket_bound(websocket: WebSocket, protocol: str | None = None):
+    """Count the socket against its client address's bound for as long as the block runs; yields
+    False (the socket accepted and closed with 4429 and the reason) when the address holds as many
+    sockets as it may."""
+    limiter: SocketLimiter = websocket.app.state.sockets
+    address = client_address(websocket)
+    try:
+        limiter.opened(address)
+    except TooManySockets as exc:
+        await _refuse_socket(websocket, exc, protocol)
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        limiter.closed(address)
 
 
 def applied_message(applied: Applied, ref: int | None = None) -> dict:
@@ -517,7 +556,12 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
                 await send_error(exc.message, exc.status)
                 continue
             if msg.get("type") == "chat" and social is not None:
-                await chat_api.socket_chat(websocket, social, session.id, seat, msg)
+                try:
+                    await chat_api.socket_chat(websocket, social, session.id, seat, msg)
+                except outage.DATABASE_ERRORS as exc:
+                    outage.log.warning("game %s: chat not stored, the database is unreachable (%s)", session.id,
+                                       outage.describe(exc))
+                    await send_error(outage.MESSAGE, 503)
                 continue
             if msg.get("type") not in ("action", "undo"):
                 await send_error('unknown message; send {"type": "action", "action": ..., "seq": n}, '
@@ -545,7 +589,9 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
                     await websocket.send_json(applied_message(applied, ref))
             except GameError as exc:
                 await send_error(exc.message, exc.status, ref)
-    except WebSocketDisconnect:
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        # The client went away, also while its own change was being answered (the pusher's send
+        # found the socket closed first: Starlette then refuses every later send).
         pass
     finally:
         session.unsubscribe(key)

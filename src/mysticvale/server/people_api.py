@@ -22,7 +22,8 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.security import APIKeyHeader
 
-from .limits import StrictJSONRoute
+from . import outage
+from .limits import StrictJSONRoute, receive_client_message
 
 from .notify import MailSettings
 from .people import FINISHED_LISTED, NeedsKey, Person, RateLimited, clean_name
@@ -30,7 +31,7 @@ from .people_schemas import (
     ClaimOut, ClaimRequest, MyGame, MyGames, NewPerson, PersonOut, PersonWithKey, Rename, SeatsOut, SettingsIn,
     SettingsOut,
 )
-from .sessions import BadInput, Conflict, Forbidden, NotFound, SessionManager, Unavailable
+from .sessions import BadInput, Conflict, Forbidden, GameError, NotFound, SessionManager, Unavailable
 from .social import Social, seats_message
 from .storage import Storage
 
@@ -405,13 +406,25 @@ async def my_games_socket(websocket: WebSocket) -> None:
     ``{"type": "pong"}``.  No key, or a wrong one: ``{"type": "error", ...}`` and the socket closes
     with 4401 or 4403.
     """
+    from .app import socket_bound       # the bound on sockets per client address (issue 22)
+
     offered = websocket.scope.get("subprotocols") or []
+    protocol = WS_PROTOCOL if WS_PROTOCOL in offered else None
+    async with socket_bound(websocket, protocol) as admitted:
+        if admitted:
+            await _lobby_socket(websocket, offered, protocol)
+
+
+async def _lobby_socket(websocket: WebSocket, offered: list[str], protocol: str | None) -> None:
     key = next((p[len(WS_KEY_PREFIX):] for p in offered if p.startswith(WS_KEY_PREFIX)), None)
-    await websocket.accept(subprotocol=WS_PROTOCOL if WS_PROTOCOL in offered else None)
+    await websocket.accept(subprotocol=protocol)
+    limits, limiter = websocket.app.state.limits, websocket.app.state.messages
     if key is None:
+        # The first message is read as every socket's message is (limits.receive_client_message):
+        # bounded, strict JSON, nesting refused; anything else than a hello is refused.
         try:
-            hello = await asyncio.wait_for(websocket.receive_json(), HELLO_TIMEOUT)
-        except (asyncio.TimeoutError, ValueError, KeyError, WebSocketDisconnect):
+            hello = await asyncio.wait_for(receive_client_message(websocket, limits, limiter), HELLO_TIMEOUT)
+        except (asyncio.TimeoutError, GameError, WebSocketDisconnect):
             await _refuse(websocket, 'offer your key as a subprotocol or send {"type": "hello", "key": ...} first',
                           401)
             return
@@ -421,7 +434,11 @@ async def my_games_socket(websocket: WebSocket) -> None:
                           401)
             return
     social = social_of(websocket)
-    person = await run_in_threadpool(social.people.authenticate, key)
+    try:
+        person = await run_in_threadpool(social.people.authenticate, key)
+    except outage.DATABASE_ERRORS as exc:
+        await outage.refuse_socket(websocket, "lobby socket", exc)
+        return
     if person is None:
         await _refuse(websocket, "this personal key belongs to nobody", 403)
         return
@@ -443,7 +460,9 @@ async def my_games_socket(websocket: WebSocket) -> None:
                         await websocket.send_json({"type": "game", "game": _jsonable(rows)[0]})
         except (WebSocketDisconnect, RuntimeError):   # the client went away mid-send
             pass
-        except Exception:                              # the database is away: the client reconnects
+        except outage.DATABASE_ERRORS as exc:          # the database is away: the client reconnects
+            await outage.refuse_socket(websocket, f"person {person.id}: lobby socket", exc)
+        except Exception:
             log.exception("person %s: the lobby socket could not be served", person.id)
             await _refuse(websocket, "the server could not read your games; reconnect in a moment", 503)
 
@@ -451,10 +470,14 @@ async def my_games_socket(websocket: WebSocket) -> None:
     directory = None
     try:
         while True:
-            msg = await websocket.receive_json()
-            if isinstance(msg, dict) and msg.get("type") == "ping":
+            try:
+                msg = await receive_client_message(websocket, limits, limiter)
+            except GameError as exc:            # too large, too many, not a JSON object
+                await websocket.send_json({"type": "error", "message": exc.message, "status": exc.status})
+                continue
+            if msg.get("type") == "ping":
                 await websocket.send_json({"type": "pong"})
-            elif isinstance(msg, dict) and msg.get("type") == "tables":
+            elif msg.get("type") == "tables":
                 if directory is None:       # issue 21: the open tables, live, for a lobby that asks
                     from . import meeting_api
                     directory = asyncio.create_task(meeting_api.directory_feed(websocket))

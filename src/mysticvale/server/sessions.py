@@ -50,6 +50,7 @@ from ..engine.actions import Action
 from ..engine.game import Game, new_game
 from ..errors import IllegalActionError, InvalidActionError, SaveError
 from . import security
+from .notation import notation_problem
 from .storage import SNAPSHOT_EVERY, Record, Storage, StorageError, StoredGame, Summary
 from .updates import Feed, dumps
 
@@ -368,6 +369,9 @@ class GameSession:
             action = Action.parse(text)
         except InvalidActionError as exc:
             raise BadInput(str(exc)) from None
+        problem = notation_problem(action)        # "discard #", "buy .": malformed (422), not illegal
+        if problem is not None:
+            raise BadInput(problem)
         notation = str(action)
         changed: bool | None = None      # True: changed here; False: caught up with other processes
         try:
