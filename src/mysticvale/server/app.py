@@ -306,8 +306,9 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     def post_rematch(game_id: str, body: RematchRequest, request: Request,
                      x_seat_token: str | None = Header(None, max_length=128)) -> dict:
         """A new game with the same seats, bots, card sets and rules (a new seed), once this one is over.
-        Every seat keeps its token, so each player opens the rematch with the link they had; asking
-        again (any seat) answers the same rematch.  Tables of the old game are told of it.  Who holds
+        Every seat gets a new token, derived from its token in this game: the answer holds the asking
+        seat's (the same every time it asks), and nobody else's; each player asks with their own
+        token, or reads it with their personal key.  Asking again (any seat) answers the same rematch.  Tables of the old game are told of it.  Who holds
         each seat, the creator, the creator's invitations and the open seats are kept too: the
         rematch is in each person's `GET /api/people/me/games`, with the names."""
         manager = manager_of(request)
@@ -315,10 +316,11 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         with manager.use(game_id) as session:
             seat = _seat_required(session, token)
             new = manager.rematch(session)
+        mine = manager.rematch_token(game_id, new, seat, token)     # issue 22: a new token, only the asker's
         base = public_url or ""
         spectator = invitation_url(base, new.id, None)
-        seats = [SeatLink(seat=s.seat, token=token if s.seat == seat else None, bot=s.bot,
-                          url=invitation_url(base, new.id, token if s.seat == seat else None))
+        seats = [SeatLink(seat=s.seat, token=mine if s.seat == seat else None, bot=s.bot,
+                          url=invitation_url(base, new.id, mine if s.seat == seat else None))
                  for s in new.seats]
         response = {"id": new.id, "seats": seats, "spectator_url": spectator}
         meeting_api.after_rematch(request, game_id, new.id)                   # issue 21: the table's name
@@ -498,6 +500,23 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
     pool = websocket.app.state.change_pool
     changes: asyncio.Queue = asyncio.Queue()
     key = session.subscribe(loop, changes)
+    # The token this socket was opened with: when the seat's token is replaced (its invitation was
+    # claimed, its player replaced their key), the socket closes (4410) and sends nothing more.
+    opened_with = session.seat_digest(seat) if seat is not None else None
+
+    def token_ended() -> bool:
+        return seat is not None and session.seat_digest(seat) != opened_with
+
+    async def close_ended() -> None:
+        try:
+            message = await run_in_threadpool(session.ended_reason, opened_with)
+        except Exception:           # the database is away: the socket closes all the same
+            message = "this seat's token was replaced"
+        try:
+            await websocket.send_json({"type": "error", "message": message, "status": 410})
+            await websocket.close(code=4410, reason="this seat's token was replaced")
+        except (WebSocketDisconnect, RuntimeError):
+            pass
     # The answer to this socket's own change goes out before the push of the version it made
     # (docs/protocol.md).  The worker thread that applies a change wakes the pusher (session
     # listeners) before it returns, so without this lock the push could overtake the answer: held
@@ -513,6 +532,9 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
                 # The yield lets the request whose action this is answer before every socket sends.
                 await asyncio.sleep(0)
                 async with answering:
+                    if token_ended():
+                        await close_ended()
+                        return
                     text = session.cached_state_text(seat) or await run_in_threadpool(session.state_text, seat)
                     await websocket.send_text(text)
                 await changes.get()
@@ -526,6 +548,9 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
         try:
             while True:
                 async with answering:
+                    if token_ended():
+                        await close_ended()
+                        return
                     held, texts = await updates_after(session, seat, held)
                     for text in texts:
                         await websocket.send_text(text)
@@ -575,6 +600,9 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
             if seat is None:
                 await send_error("spectators cannot act; open the game with a seat's token", 403, ref)
                 continue
+            if token_ended():
+                await close_ended()
+                break
             try:
                 seq = whole_number(msg.get("seq"), "seq")
                 if msg["type"] == "undo":

@@ -31,8 +31,8 @@ from .people_schemas import (
     ClaimOut, ClaimRequest, MyGame, MyGames, NewPerson, PersonOut, PersonWithKey, Rename, SeatsOut, SettingsIn,
     SettingsOut,
 )
-from .sessions import BadInput, Conflict, Forbidden, GameError, NotFound, SessionManager, Unavailable
-from .social import Social, seats_message
+from .sessions import BadInput, Conflict, Forbidden, GameError, NotFound, SessionManager, TokenEnded, Unavailable
+from .social import KEY_ENDED, Social, seats_message
 from .storage import Storage
 
 log = logging.getLogger("mysticvale.server.people")
@@ -293,8 +293,26 @@ def rename(body: Rename, request: Request, person: Person = Depends(me)) -> dict
              responses=_AUTH)
 def replace_key(request: Request, person: Person = Depends(me)) -> dict:
     """A new personal key (and link) for you; the key sent with this request stops working at once, on
-    every device.  Use it if your personal link was seen by somebody else."""
-    key = social_of(request).people.replace_key(person)
+    every device: its open lobby sockets close (code 4410).  Every seat token that key could read (your
+    seats, the invitations you keep) is replaced too, so copies of them stop working (410) and game
+    sockets opened with them close (4410); read the new ones with the new key.  Use it if your personal
+    link was seen by somebody else."""
+    return _new_key(request, person, everywhere=False)
+
+
+@router.post("/api/people/me/sign-out-everywhere", response_model=PersonWithKey, summary="Sign out everywhere",
+             responses=_AUTH)
+def sign_out_everywhere(request: Request, person: Person = Depends(me)) -> dict:
+    """Every personal key of yours stops working at once, on every device, and this device gets a new
+    one (in the answer): as replacing the key, for all of them (their sockets close with 4410, the seat
+    tokens they could read are replaced)."""
+    return _new_key(request, person, everywhere=True)
+
+
+def _new_key(request: Request, person: Person, *, everywhere: bool) -> dict:
+    social = social_of(request)
+    key, changed = social.people.replace_key(person, everywhere=everywhere)
+    social.key_ended(person.id, changed)
     return {"id": person.id, "name": person.name, "key": key, "link": person_link(base_url(request), key)}
 
 
@@ -451,9 +469,16 @@ async def _lobby_socket(websocket: WebSocket, offered: list[str], protocol: str 
             await websocket.send_json({"type": "games", "games": _jsonable(rows)})
             while True:
                 changed = {await queue.get()}
-                await asyncio.sleep(LOBBY_SETTLE)  # a game in quick play changes many times a second:
-                while not queue.empty():           # its row is sent once for all of them
+                if KEY_ENDED not in changed:
+                    await asyncio.sleep(LOBBY_SETTLE)  # a game in quick play changes many times a second:
+                while not queue.empty():               # its row is sent once for all of them
                     changed.add(queue.get_nowait())
+                # The key this socket was opened with may have ended (replaced, signed out everywhere,
+                # perhaps in another server process): then nothing more is sent, and the socket closes.
+                if not await run_in_threadpool(social.people.key_works, key):
+                    await _refuse(websocket, "this personal key was replaced or signed out everywhere", 410)
+                    return
+                changed.discard(KEY_ENDED)
                 for game_id in sorted(changed):
                     rows = await run_in_threadpool(_rows, websocket, person, only=game_id, finished=1)
                     if rows:
@@ -528,7 +553,15 @@ def claim(game_id: str, body: ClaimRequest, request: Request, person: Person = D
     social = social_of(request)
     session = social.manager.get(game_id)
     if body.token is not None:
-        seat = session.seat_for_token(body.token)       # 403 for a token of no seat of this game
+        try:
+            seat = session.seat_for_token(body.token)   # 403 for a token of no seat of this game
+        except TokenEnded as ended:
+            # An invitation used already, by this very person (a second tab, a reload): their seat.
+            if social.people.holder_of(game_id, ended.seat) != person.id:
+                raise
+            seat = ended.seat
+            rows = _rows(request, person, only=game_id, finished=1)
+            return {"seat": seat, "token": rows[0]["token"], "new": False, "game": rows[0]}
         token = body.token
     else:
         seat, token = body.seat, None
@@ -540,7 +573,6 @@ def claim(game_id: str, body: ClaimRequest, request: Request, person: Person = D
     if claimed.new and public:
         meeting_api.open_claimed(request, person)
     if claimed.new:
-        social.publish_seats(game_id)
-        social.activity(game_id)
+        social.claimed(game_id)         # the fresh token replaces the one claimed with, here and elsewhere
     return {"seat": claimed.seat, "token": claimed.token, "new": claimed.new,
             "game": _rows(request, person, only=game_id, finished=1)[0]}
