@@ -51,7 +51,10 @@ send to a server, so it reaches no access log, proxy or referrer.  Send a token 
 `X-Seat-Token` header (or, for actions and undo, as `token` in the body).  Only that token can act
 for its seat; a request without a token reads the spectator view.  Nobody ever receives another
 seat's hidden information (deck order, private looks).  (`?token=T` on `GET /state` and the
-WebSocket still works for old clients; the server never logs it.)
+WebSocket still works for old clients; the server never logs it.)  A token belongs to whoever sits
+in the seat: a claim (`POST /api/games/{id}/claim`) issues a fresh one and ends the invitation's,
+a rematch gives each seat a new one, and a replaced personal key replaces the tokens it could read;
+an ended token answers 410 and its sockets close with 4410.
 
 **seq: every change is idempotent.**  Every state carries `seq`, the number of records (actions
 and undos) so far.  Actions and undos **must** send the `seq` of the state they were made in (a
@@ -62,12 +65,14 @@ undo says which record was its own, `applied_seq`; the state's `seq` may be high
 followed it.
 
 **Errors.**  `{"detail": message}`, short, never repeating the input: 403 (wrong token),
-404 (unknown game), 409 (not legal now, not your decision, stale seq, nothing to undo), 413 (body
+404 (unknown game), 409 (not legal now, not your decision, stale seq, nothing to undo), 410 (a seat
+token that has ended: an invitation already used, a replaced token), 413 (body
 over 16 KiB), 422 (malformed body, JSON with NaN / Infinity / out-of-range numbers, action
 notation that does not parse, a set combination without a base game), 429 (more than 20 new games
-a minute from one address, or more than 4 without a human seat), 503 (the database did not take
-the write, the server runs too many games without a human seat, or holds too many games in play;
-nothing changed, try again).
+a minute from one address, or more than 4 without a human seat), 503 (the database cannot be
+reached or did not take the write, the server runs too many games without a human seat, or holds
+too many games in play; nothing changed, try again).  Every API answer says `Cache-Control:
+no-store` unless it says otherwise (the card catalogue).
 
 **Bots.**  `bots` maps seats to bot names (`GET /api/bots`), optionally with a thinking time in
 seconds (`ismcts:0.5`), at most the server's `max_think` (5 s unless configured).  Bot moves are
@@ -92,8 +97,10 @@ count once.
 socket may send `{"type": "chat", "text": T}` (it comes back as a `chat` message to every table
 socket, its own too; refused with an `error`: 403 spectator, 422 unfit text, 429 too fast with
 `retry_after` seconds; nothing is stored).  Read the history with `GET /api/games/{id}/chat`.
-A wrong token gets an error message and the socket closed with code 4403, an unknown game 4404;
-frames over 64 KiB close the socket (1009).
+A wrong token gets an error message and the socket closed with code 4403, an unknown game 4404,
+an ended token (also while the socket is open) 4410, one socket more than a client address may
+hold (24) 4429, a database that cannot be reached 4503; frames over 64 KiB close the socket
+(1009).  Messages: 50 per 10 seconds per socket, 100 per client address over all its sockets.
 
 **Updates (protocol 2; the browser client uses it).**  Every version (seq) is delivered, not only
 the latest, and after the first full state only what changed:

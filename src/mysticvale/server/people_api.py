@@ -47,7 +47,10 @@ your seat at once and keeps the other seats' invitation links for you; `POST
 /api/people/me/games` lists your games (your turn first) with your seat token for each, so you
 can play any of them on any device; `WS /api/people/me/ws` tells you live when one changes.
 A key never reveals anybody else's seats, tokens or hidden information.  401: no key sent;
-403: a key that is nobody's.
+403: a key that is nobody's.  A claim gives the seat a fresh token (the invitation's ends: 410
+"already used").  `POST /api/people/me/key` replaces your key, `POST
+/api/people/me/sign-out-everywhere` ends every key of yours; both answer the new key, close the
+old key's sockets (4410) and replace the seat tokens it could read.
 
 **Chat.**  `GET /api/games/{id}/chat` (anyone with the link), `POST` by a seated player (seat
 token or personal key); plain text, length- and rate-limited (429 with `Retry-After`).
@@ -545,11 +548,14 @@ def game_seats(game_id: str, request: Request) -> dict:
              responses={**_AUTH, 404: {"description": "unknown game"},
                         409: {"description": "the seat is somebody else's, you hold another seat of this game, or "
                                              "the seat is not open"},
+                        410: {"description": "an invitation somebody else already used"},
                         422: {"description": "neither or both of token and seat"}})
 def claim(game_id: str, body: ClaimRequest, request: Request, person: Person = Depends(me)) -> dict:
     """Take a seat under your name: with `token` (the seat's invitation), or with `seat` for an open seat.
-    First come, first served; one seat per person per game; claiming a seat you hold again changes
-    nothing.  The answer holds the seat's token, which you can read again from any device with your key."""
+    First come, first served; one seat per person per game; claiming a seat you hold again (also with
+    the invitation you used) changes nothing.  The answer holds the seat's token, a fresh one: the token
+    it was claimed with ends (410 "this invitation was already used" from then on).  You can read it
+    again from any device with your key."""
     social = social_of(request)
     session = social.manager.get(game_id)
     if body.token is not None:
