@@ -263,3 +263,17 @@ def test_every_answer_with_a_token_or_a_private_view_says_no_store(sqlite_client
         assert r.headers["cache-control"] == "no-store", r.request.url
     cat = sqlite_client.get("/api/catalogue/base")          # no secret: it keeps its own caching
     assert cat.status_code == 200 and cat.headers["cache-control"] == "no-cache"
+
+
+def test_serve_takes_the_bound_on_sockets_per_address(tmp_path):
+    from mysticvale.cli.serve import build_app
+
+    app = build_app({"database": f"sqlite:///{tmp_path / 'g.db'}", "allow_seed": False, "public_url": "http://x",
+                     "max_think": 5, "bot_workers": 1, "games_per_minute": 20, "bot_only_per_minute": 4,
+                     "max_bot_only_games": 32, "sockets_per_address": 1})
+    with TestClient(app) as c:
+        gid = c.post("/api/games", json={"players": 2}).json()["id"]
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.receive_json()
+            err, code = _socket_refusal(c, f"/api/games/{gid}/ws")
+            assert (err["status"], code) == (429, 4429)
