@@ -128,6 +128,9 @@ def start_server(data_dir: Path, database: str | None, extra: list[str], legacy:
     port = free_port()
     cmd = [sys.executable, "-c", "from mysticvale.cli.main import app; app()", "serve", "--port", str(port),
            "--data-dir", str(data_dir), *([] if legacy else ["--games-per-minute", "100000"]), *extra]
+    if not legacy:
+        # every simulated player connects from 127.0.0.1: lift the bounds per client address (issue 22)
+        cmd += ["--sockets-per-address", "100000", "--messages-per-address", "100000000"]
     if database:
         cmd += ["--database", database]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(data_dir / f"server-{port}.log", "wb"))

@@ -122,7 +122,7 @@ def test_a_public_table_is_found_and_joined_from_the_lobby_and_its_name_follows(
         screenshot(b, shots / f"lobby-open-tables-{lang}-{'phone' if lang == 'en' else 'desktop'}.png", full_page=True)
         b.click(f"{_row(gid)} button.join")
         b.wait_for_selector("#players .player.me", state="attached")
-        assert b.get_attribute("#players .player.me", "data-seat") == "1" and "#token=" in b.url
+        assert b.get_attribute("#players .player.me", "data-seat") == "1" and "#token=" not in b.url      # read, then gone from the address
         top = "document.querySelector('#topinfo .top-game').textContent"
         b.wait_for_function(f"{top}.startsWith('Friday evening {lang} · ')")       # (then the rules)
         # at the table, the host's name opens her profile (in a new tab: the table stays)

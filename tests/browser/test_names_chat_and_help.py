@@ -54,9 +54,14 @@ def people_game(server: str, creator: dict, seed: int, players: int = 2, bots: d
 
 
 def claim(server: str, game: dict, seat: int, who: dict) -> None:
-    token = next(s["token"] for s in game["seats"] if s["seat"] == seat)
-    status, body = req("POST", f"{server}/api/games/{game['id']}/claim", {"token": token}, {"X-Player-Key": who["key"]})
+    """``who`` claims ``seat`` with its invitation; ``game`` then holds the seat's fresh token (the
+    invitation's ended with the claim, issue 22) and its link."""
+    link = next(s for s in game["seats"] if s["seat"] == seat)
+    status, body = req("POST", f"{server}/api/games/{game['id']}/claim", {"token": link["token"]},
+                       {"X-Player-Key": who["key"]})
     assert status == 200, body
+    link["token"] = body["token"]
+    link["url"] = link["url"].split("#")[0] + "#token=" + body["token"]
 
 
 @contextmanager
@@ -402,7 +407,7 @@ def test_the_rematch_keeps_the_names(browser, server, shot_dir):
         assert any(h.startswith("Anna (you)") for h in heads) and any("Random bot" in h for h in heads), heads
         pg.screenshot(path=str(shot_dir / "rematch-end-desktop.png"))
         pg.click("#rematch")
-        pg.wait_for_url(re.compile(r"/games/(?!" + re.escape(game["id"]) + r")[^#?]+#token="))
+        pg.wait_for_url(re.compile(r"/games/(?!" + re.escape(game["id"]) + r")[^#?/]+$"))     # (the token read and gone)
         pg.wait_for_selector("#field")
         pg.wait_for_function(MY_TURN)
         pg.wait_for_function("document.querySelector(\"#players .player[data-seat='0'] .pname\").textContent === 'Anna (you)'")
@@ -437,7 +442,7 @@ def test_two_friends_finish_a_game_and_meet_again_in_the_rematch(browser, server
             pg.wait_for_selector("#end table.scores")
             assert pg.locator("#rematch").inner_text() == "Rematch (same seats and bots)"
         a.click("#rematch")
-        a.wait_for_url(re.compile(r"/games/(?!" + re.escape(game["id"]) + r")[^#?]+#token="))
+        a.wait_for_url(re.compile(r"/games/(?!" + re.escape(game["id"]) + r")[^#?/]+$"))      # (the token read and gone)
         new_id = a.url.split("/games/")[1].split("#")[0]
         a.wait_for_selector("#field")
         # Ben's end screen learns of it live, and offers to join rather than start another.
@@ -445,7 +450,7 @@ def test_two_friends_finish_a_game_and_meet_again_in_the_rematch(browser, server
                             "document.querySelector('#rematch').textContent === 'Join the rematch'")
         b.screenshot(path=str(shot_dir / "rematch-join-phone.png"))
         b.click("#rematch")
-        b.wait_for_url(re.compile(r"/games/" + re.escape(new_id) + r"#token="))
+        b.wait_for_url(re.compile(r"/games/" + re.escape(new_id) + r"$"))
         b.wait_for_selector("#field")
         b.wait_for_function("document.querySelector(\"#players .player[data-seat='1'] .pname\").textContent === 'Ben (you)'")
         assert names(b)[0] == "Anna"

@@ -8,6 +8,7 @@ PostgreSQL tests are skipped with the reason, except in CI (``CI=true``), where 
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -57,6 +58,44 @@ def _as_pg_user(cmd: list[str]) -> list[str]:
     return ["su", "nobody", "-s", "/bin/sh", "-c", " ".join(cmd)]
 
 
+#: The session's PostgreSQL cluster, for tests that stop and start it (:class:`PgCluster`).
+_PG: dict[str, object] = {}
+
+
+class PgCluster:
+    """Stop and start the session's PostgreSQL cluster (issue 22: the database down is 503).
+
+    A test that stops it starts it again before it ends (``with cluster.stopped(): ...``), so the
+    tests after it in the same worker find it running."""
+
+    def __init__(self, bindir: Path, data: Path, logfile: Path, options: str) -> None:
+        self.bindir, self.data, self.logfile, self.options = bindir, data, logfile, options
+
+    def _ctl(self, *args: str) -> None:
+        subprocess.run(_as_pg_user([str(self.bindir / "pg_ctl"), "-D", str(self.data), *args]), check=True,
+                       capture_output=True, text=True, timeout=2 * PATIENCE)
+
+    def stop(self) -> None:
+        self._ctl("-m", "immediate", "-w", "-t", str(int(PATIENCE)), "stop")
+
+    def start(self) -> None:
+        self._ctl("-l", str(self.logfile), "-w", "-t", str(int(PATIENCE)), "-o", self.options, "start")
+
+    @contextlib.contextmanager
+    def stopped(self):
+        self.stop()
+        try:
+            yield self
+        finally:
+            self.start()
+
+
+@pytest.fixture
+def pg_cluster(pg_url) -> PgCluster:
+    """The session's PostgreSQL cluster, to stop and start (see :class:`PgCluster`)."""
+    return _PG["cluster"]
+
+
 @pytest.fixture(scope="session")
 def pg_url():
     """URL of a fresh PostgreSQL server for this test session (stopped and deleted afterwards)."""
@@ -75,17 +114,19 @@ def pg_url():
         shutil.chown(sock, "nobody")
     os.chmod(root, 0o755)
     port = free_port()
+    options = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
     run = lambda cmd: subprocess.run(_as_pg_user(cmd), check=True, capture_output=True, text=True,
                                      timeout=2 * PATIENCE)
     try:
         run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
              "--no-sync"])
         run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(logfile), "-w", "-t", str(int(PATIENCE)), "-o",
-             f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off", "start"])
+             options, "start"])
     except subprocess.CalledProcessError as exc:
         log = logfile.read_text() if logfile.exists() else ""
         shutil.rmtree(root, ignore_errors=True)
         pytest.fail(f"could not start PostgreSQL: {exc.stderr or exc.stdout}\n{log}", pytrace=False)
+    _PG["cluster"] = PgCluster(bindir, data, logfile, options)
     try:
         yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
     finally:

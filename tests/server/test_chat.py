@@ -40,7 +40,9 @@ def table(client):
     a, b = person(client, "Anna"), person(client, "Bob")
     g = create(client, a, players=3, bots={"2": "random"})
     tokens = [s["token"] for s in g["seats"]]
-    assert client.post(f"/api/games/{g['id']}/claim", json={"token": tokens[1]}, headers=key(b)).status_code == 200
+    r = client.post(f"/api/games/{g['id']}/claim", json={"token": tokens[1]}, headers=key(b))
+    assert r.status_code == 200
+    tokens[1] = r.json()["token"]           # Bob's fresh token (the invitation's ended, issue 22)
     # If the bot starts, let it finish its turn: the tests compare pictures of the database.
     wait_for(lambda: client.get(f"/api/games/{g['id']}/summary").json()["current_player"] != 2)
     return {"gid": g["id"], "tokens": tokens, "a": a, "b": b, "clock": clock}

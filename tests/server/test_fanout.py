@@ -10,14 +10,24 @@ from contextlib import ExitStack
 
 import pytest
 from conftest import server_game
+from fastapi.testclient import TestClient
 
-from mysticvale.server import sessions, updates
+from mysticvale.server import create_app, sessions, updates
+from mysticvale.server.limits import Limits
 from mysticvale.server.updates import apply_ops
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 #: Spectator sockets per game (the benchmark runs 500; here enough to show sharing, and quick).
 WATCHERS = 40
+
+
+@pytest.fixture
+def watched_client(sqlite_url):
+    """A server that lets this test's one client address hold all its watchers' sockets (the bound
+    per address, 24 by default, is for strangers: issue 22)."""
+    with TestClient(create_app(sqlite_url, allow_seed=True, limits=Limits(sockets_per_address=WATCHERS + 4))) as c:
+        yield c
 
 
 def _create(client, seed: int) -> tuple[str, list[str]]:
@@ -48,8 +58,8 @@ def _act(client, gid: str, token: str, ref, seq: int) -> None:
     ref.apply_action(action)
 
 
-def test_protocol_2_spectators_share_one_delta_per_version(sqlite_client, monkeypatch):
-    client = sqlite_client
+def test_protocol_2_spectators_share_one_delta_per_version(watched_client, monkeypatch):
+    client = watched_client
     gid, tokens = _create(client, seed=31)
     ref = server_game(players=2, seed=31)
     calls = _spy(monkeypatch, updates)
@@ -81,8 +91,8 @@ def test_protocol_2_spectators_share_one_delta_per_version(sqlite_client, monkey
         assert sum(calls.values()) == 4
 
 
-def test_protocol_1_spectators_share_one_state_text_per_version(sqlite_client, monkeypatch):
-    client = sqlite_client
+def test_protocol_1_spectators_share_one_state_text_per_version(watched_client, monkeypatch):
+    client = watched_client
     gid, tokens = _create(client, seed=32)
     ref = server_game(players=2, seed=32)
     calls = _spy(monkeypatch, sessions)
@@ -106,14 +116,14 @@ def test_protocol_1_spectators_share_one_state_text_per_version(sqlite_client, m
         assert sum(calls.values()) == 4
 
 
-def test_pushers_read_serialised_versions_without_a_worker_thread(sqlite_client, monkeypatch):
+def test_pushers_read_serialised_versions_without_a_worker_thread(watched_client, monkeypatch):
     """``updates_after``: a socket that holds a tracked version gets the cached deltas on the event
     loop; anything else (here: a seat's first full state) goes to :meth:`Feed.since` in a thread."""
     import asyncio
 
     import starlette.concurrency
 
-    client = sqlite_client
+    client = watched_client
     gid, tokens = _create(client, seed=33)
     ref = server_game(players=2, seed=33)
     session = client.app.state.manager.get(gid)

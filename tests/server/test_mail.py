@@ -172,7 +172,9 @@ def test_your_turn_mail_goes_once_per_turn_to_the_players_own_address_only(db_ur
         inbox.wait(2)
         g = create(c, a, players=3, bots={"2": "random"}, seed=41)
         gid, tokens = g["id"], {0: g["seats"][0]["token"], 1: g["seats"][1]["token"]}
-        assert c.post(f"/api/games/{gid}/claim", json={"token": tokens[1]}, headers=key(b)).status_code == 200
+        r = c.post(f"/api/games/{gid}/claim", json={"token": tokens[1]}, headers=key(b))
+        assert r.status_code == 200
+        tokens[1] = r.json()["token"]           # Bob's fresh token (issue 22)
         for _ in range(300):
             spec = state(c, gid)
             seat = spec["observation"]["acting_player"]

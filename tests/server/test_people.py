@@ -67,7 +67,9 @@ def test_a_replaced_key_stops_working_and_the_new_one_opens_the_same_seats(clien
     assert new["key"] != a["key"] and new["link"].endswith("#key=" + new["key"])
     assert client.get("/api/people/me", headers=key(a)).status_code == 403
     rows = my_games(client, new)
-    assert [(x["id"], x["seat"], x["token"]) for x in rows] == [(g["id"], 0, g["seats"][0]["token"])]
+    # the same seat, with a new token (issue 22: the tokens the old key could read are replaced)
+    assert [(x["id"], x["seat"]) for x in rows] == [(g["id"], 0)] and rows[0]["token"] != g["seats"][0]["token"]
+    assert client.get(f"/api/games/{g['id']}/state", headers={"X-Seat-Token": rows[0]["token"]}).json()["seat"] == 0
 
 
 def test_the_creator_holds_a_seat_and_finds_the_invitations_until_they_are_claimed(client):
@@ -86,23 +88,27 @@ def test_the_creator_holds_a_seat_and_finds_the_invitations_until_they_are_claim
     # Bob opens his invitation and claims the seat under his name
     r = client.post(f"/api/games/{gid}/claim", json={"token": tokens[1]}, headers=key(b))
     assert r.status_code == 200, r.text
-    assert r.json()["seat"] == 1 and r.json()["token"] == tokens[1] and r.json()["new"] is True
+    fresh = r.json()["token"]
+    # issue 22: the claim gives Bob a fresh token; the invitation's ends
+    assert r.json()["seat"] == 1 and fresh != tokens[1] and r.json()["new"] is True
     [row] = my_games(client, a)
     assert row["invitations"] == []
     assert [p["name"] for p in row["players"]] == ["Anna", "Bob", None]
     [brow] = my_games(client, b)
-    assert brow["seat"] == 1 and brow["token"] == tokens[1] and brow["creator"] is False
-    # the token works as before, and a claim changed nothing in the game
-    assert state(client, gid, tokens[1])["seat"] == 1
+    assert brow["seat"] == 1 and brow["token"] == fresh and brow["creator"] is False
+    # Bob's token opens his seat; the claim changed nothing else in the game
+    assert state(client, gid, fresh)["seat"] == 1
+    assert client.get(f"/api/games/{gid}/state", params={"token": tokens[1]}).status_code == 410
 
 
 def test_a_key_reveals_no_other_persons_seats_tokens_or_invitations(client):
     a, b, c = person(client, "Anna"), person(client, "Bob"), person(client, "Cleo")
     g = create(client, a, players=3)
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
-    assert client.post(f"/api/games/{gid}/claim", json={"token": tokens[1]}, headers=key(b)).status_code == 200
+    r = client.post(f"/api/games/{gid}/claim", json={"token": tokens[1]}, headers=key(b))
+    assert r.status_code == 200
     text = json.dumps(my_games(client, b))
-    assert tokens[1] in text and tokens[0] not in text and tokens[2] not in text and a["key"] not in text
+    assert r.json()["token"] in text and tokens[0] not in text and tokens[2] not in text and a["key"] not in text
     assert my_games(client, c) == []
     assert client.get(f"/api/people/me/games/{gid}", headers=key(c)).status_code == 404
     # reading the game as a spectator, or with a wrong token, gives no row either
@@ -118,13 +124,14 @@ def test_claims_are_first_come_one_seat_per_person_and_refusals_change_nothing(c
     g = create(client, a, players=4, bots={"2": "random"}, open_seats=[3])
     gid, tokens = g["id"], {s["seat"]: s["token"] for s in g["seats"]}
     url = f"/api/games/{gid}/claim"
-    assert client.post(url, json={"token": tokens[1]}, headers=key(b)).status_code == 200
+    claimed = client.post(url, json={"token": tokens[1]}, headers=key(b))
+    assert claimed.status_code == 200
     # The random bot (seat 2) starts this game: let it finish its turn, so that no move of its lands
     # between the two pictures of the database.
     wait_for(lambda: client.get(f"/api/games/{gid}/summary").json()["current_player"] != 2)
     before = (dump(client), my_games(client, a), my_games(client, b), my_games(client, c))
     refusals = [
-        (client.post(url, json={"token": tokens[1]}, headers=key(c)), 409, "taken by Bob"),
+        (client.post(url, json={"token": tokens[1]}, headers=key(c)), 410, "already used"),
         (client.post(url, json={"token": tokens[0]}, headers=key(b)), 409, "taken by Anna"),
         (client.post(url, json={"seat": 3}, headers=key(b)), 409, "already play seat 1"),
         (client.post(url, json={"token": "wrong"}, headers=key(c)), 403, "token"),
@@ -141,8 +148,9 @@ def test_claims_are_first_come_one_seat_per_person_and_refusals_change_nothing(c
         assert words in json.dumps(r.json()["detail"]), (r.text, words)
     assert (dump(client), my_games(client, a), my_games(client, b), my_games(client, c)) == before
     # claiming one's own seat again is harmless
-    r = client.post(url, json={"token": tokens[1]}, headers=key(b))
-    assert r.status_code == 200 and r.json()["new"] is False and r.json()["token"] == tokens[1]
+    for token in (tokens[1], claimed.json()["token"]):      # the invitation used, or the seat's new token
+        r = client.post(url, json={"token": token}, headers=key(b))
+        assert r.status_code == 200 and r.json()["new"] is False and r.json()["token"] == claimed.json()["token"]
 
 
 def test_open_seats_go_to_whoever_claims_them_first(client):

@@ -65,10 +65,14 @@ def test_chat_claims_and_moves_reach_the_other_process(servers):
         # a claim on A: B's table hears who sits where, and Bob's lobby on B gets his new game
         r = post(a, f"/api/games/{gid}/claim", json={"token": t1}, headers={"X-Player-Key": bob["key"]})
         assert r.status_code == 200, r.text
+        invitation, t1 = t1, r.json()["token"]          # the claim's fresh token (issue 22)
         seats = until(table_b, lambda m: m["type"] == "seats")["seats"]
         assert [(s["name"], s["claimed"]) for s in seats] == [("Anna", True), ("Bob", True)]
         row = until(lobby_b, lambda m: m["type"] == "game" and m["game"]["id"] == gid)["game"]
         assert row["seat"] == 1 and row["token"] == t1 and [p["name"] for p in row["players"]] == ["Anna", "Bob"]
+        # B, which holds the game in memory, takes the new token and refuses the used invitation
+        r = httpx.get(f"{b.base}/api/games/{gid}/state", headers={"X-Seat-Token": invitation}, timeout=HTTP_TIMEOUT)
+        assert r.status_code == 410 and "already used" in r.json()["detail"]
         # a chat message on A reaches the table on B, as written, and Bob's lobby row counts it
         r = post(a, f"/api/games/{gid}/chat", json={"text": MARKUP}, headers={"X-Seat-Token": t0})
         assert r.status_code == 201, r.text
@@ -88,6 +92,7 @@ def test_chat_claims_and_moves_reach_the_other_process(servers):
         r = post(a, f"/api/games/{g2['id']}/claim", json={"token": g2["seats"][1]["token"]},
                  headers={"X-Player-Key": bob["key"]})
         assert r.status_code == 200, r.text
+        g2["seats"][1]["token"] = r.json()["token"]
         before = until(lobby_b, lambda m: m["type"] == "game" and m["game"]["id"] == g2["id"])["game"]
         st = httpx.get(f"{a.base}/api/games/{g2['id']}/state", timeout=HTTP_TIMEOUT).json()
         seat = st["observation"]["acting_player"]

@@ -50,7 +50,9 @@ def table(client):
     a, b = person(client, "Anna"), person(client, "Bob")
     g = create(client, a)
     tokens = [s["token"] for s in g["seats"]]
-    assert client.post(f"/api/games/{g['id']}/claim", json={"token": tokens[1]}, headers=key(b)).status_code == 200
+    r = client.post(f"/api/games/{g['id']}/claim", json={"token": tokens[1]}, headers=key(b))
+    assert r.status_code == 200
+    tokens[1] = r.json()["token"]           # the claim gave Bob a fresh token (issue 22)
     return {"gid": g["id"], "tokens": tokens, "a": a, "b": b}
 
 
@@ -151,7 +153,9 @@ def test_rematch_keeps_names_claims_invitations_and_open_seats_once(client):
     g = create(client, a, players=4, seed=24, open_seats=[3])
     gid = g["id"]
     tokens = {s["seat"]: s["token"] for s in g["seats"] if s["token"]}
-    assert client.post(f"/api/games/{gid}/claim", json={"token": tokens[1]}, headers=key(b)).status_code == 200
+    r = client.post(f"/api/games/{gid}/claim", json={"token": tokens[1]}, headers=key(b))
+    assert r.status_code == 200
+    tokens[1] = r.json()["token"]                    # Bob's own token since the claim (issue 22)
     with engine(client).connect() as conn:           # the open seat's token: whoever claims it gets it
         tokens[3] = conn.execute(sa.text("SELECT token FROM invitations WHERE seat = 3 AND game_id = :g"),
                                  {"g": gid}).scalar()
@@ -165,11 +169,17 @@ def test_rematch_keeps_names_claims_invitations_and_open_seats_once(client):
         row = lobby.receive_json()
         while row["game"]["id"] != new["id"]:         # the old game's row may come first
             row = lobby.receive_json()
-    assert row["type"] == "game" and row["game"]["seat"] == 1 and row["game"]["token"] == tokens[1]
+    # issue 22: every seat of the rematch has a new token; the answer holds only the asker's
+    rematch_tokens = {1: new["seats"][1]["token"]}
+    assert rematch_tokens[1] and rematch_tokens[1] != tokens[1]
+    assert row["type"] == "game" and row["game"]["seat"] == 1 and row["game"]["token"] == rematch_tokens[1]
     assert [(s["seat"], s["name"], s["open"], s["token"]) for s in new["seats"]] == [
-        (0, "Anna", False, None), (1, "Bob", False, tokens[1]), (2, None, False, None), (3, None, True, None)]
+        (0, "Anna", False, None), (1, "Bob", False, rematch_tokens[1]), (2, None, False, None), (3, None, True, None)]
     # asked again, by another seat, and by a second "process" (another engine) at the same time: one copy
-    assert client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": tokens[0]}).json()["id"] == new["id"]
+    again = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": tokens[0]}).json()
+    assert again["id"] == new["id"] and [s["token"] is not None for s in again["seats"]] == [True, False, False, False]
+    rematch_tokens[0] = again["seats"][0]["token"]
+    assert rematch_tokens[0] not in (tokens[0], rematch_tokens[1])
     other = sa.create_engine(engine(client).url.render_as_string(hide_password=False))
     copied: list = []
     try:
@@ -192,16 +202,19 @@ def test_rematch_keeps_names_claims_invitations_and_open_seats_once(client):
         rows = my_games(client, p)
         assert len(rows) == len(old_rows[p["name"]]) + 1
         mine = next(r for r in rows if r["id"] == new["id"])
-        assert mine["seat"] == seat and mine["token"] == tokens[seat] and mine["status"] != "finished"
+        assert mine["seat"] == seat and mine["token"] == rematch_tokens[seat] and mine["status"] != "finished"
         assert [(q["name"], q["open"], q["claimed"]) for q in mine["players"]] == [
             ("Anna", False, True), ("Bob", False, True), (None, False, False), (None, True, False)]
         assert mine["creator"] == (seat == 0)
         assert [i["seat"] for i in mine["invitations"]] == ([2] if seat == 0 else [])
     anna = next(r for r in my_games(client, a) if r["id"] == new["id"])
-    assert anna["invitations"][0]["token"] == tokens[2]
+    invitation = anna["invitations"][0]["token"]     # a new invitation, derived from the old one
+    assert invitation != tokens[2]
+    assert client.get(f"/api/games/{new['id']}/state", params={"token": invitation}).json()["seat"] == 2
     # the kept open seat is open to anyone with the link; the kept invitation goes away when claimed
-    assert client.post(f"/api/games/{new['id']}/claim", json={"seat": 3}, headers=key(c)).json()["token"] == tokens[3]
-    assert client.post(f"/api/games/{new['id']}/claim", json={"token": tokens[2]}, headers=key(c)).status_code == 409
+    cleo = client.post(f"/api/games/{new['id']}/claim", json={"seat": 3}, headers=key(c)).json()["token"]
+    assert cleo not in (tokens[3], None)
+    assert client.post(f"/api/games/{new['id']}/claim", json={"token": invitation}, headers=key(c)).status_code == 409
     # a later ask copies nothing back (Cleo's claim stands, no invitation returns for seat 3)
     assert client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": tokens[0]}).status_code == 200
     with engine(client).connect() as conn:

@@ -328,10 +328,13 @@ def test_rematch_keeps_seats_and_bots_and_is_the_same_for_everyone(client):
     assert [s["bot"] for s in new["seats"]] == [None, None, "random"]
     again = client.post(f"/api/games/{gid}/rematch", json={"token": tokens[1]}).json()
     assert again["id"] == new["id"]
-    # each player opens the rematch with the token they had
-    for seat, tok in enumerate(tokens):
+    # each player opens the rematch with the new token of their own answer (issue 22), not the old one
+    for seat, answer in ((0, new), (1, again)):
+        tok = answer["seats"][seat]["token"]
+        assert tok not in tokens and all(s["token"] is None for s in answer["seats"] if s["seat"] != seat)
         st = client.get(f"/api/games/{new['id']}/state?token={tok}").json()
         assert st["seat"] == seat
+    assert client.get(f"/api/games/{new['id']}/state?token={tokens[0]}").status_code == 403
     assert client.get(f"/api/games/{gid}/updates?token={tokens[0]}").json()["updates"][0]["view"]["rematch"] == \
         new["id"]
     assert client.post(f"/api/games/{gid}/rematch", json={"token": "wrong"}).status_code == 403

@@ -37,6 +37,10 @@ def command(
     people_per_10min: int = typer.Option(20, min=1, help="new names (people) one client address may make per 10 minutes"),
     joins_per_10min: int = typer.Option(10, min=1, help="seats at open (public) tables one client address may "
                                                         "take per 10 minutes"),
+    sockets_per_address: int = typer.Option(24, min=1, help="WebSockets (tables and lobbies) one client address "
+                                                            "may hold open at once"),
+    messages_per_address: int = typer.Option(100, min=1, help="WebSocket messages one client address may send per "
+                                                              "10 seconds over all its sockets"),
     forwarded_allow_ips: str = typer.Option(None, help="proxies whose X-Forwarded-For is trusted for the client "
                                                        "address (comma-separated; '*' for any)"),
     log_level: str = typer.Option("warning", help="uvicorn log level"),
@@ -79,6 +83,7 @@ def command(
               "bot_workers": bot_workers, "games_per_minute": games_per_minute,
               "bot_only_per_minute": bot_only_per_minute, "max_bot_only_games": max_bot_only_games,
               "people_per_10min": people_per_10min, "joins_per_10min": joins_per_10min,
+              "sockets_per_address": sockets_per_address, "messages_per_address": messages_per_address,
               "watch_parent": workers > 1, "smtp": smtp, "mail_from": mail_from, "mail_delay": mail_delay}
     where = url if url.startswith("sqlite") else url.split("@")[-1]
     console.print(f"Mystic Vale is served at [bold]{public}/[/bold]  (API: {public}/docs; database: {where}"
@@ -105,7 +110,9 @@ def build_app(config: dict):
     limits = Limits(max_think=config["max_think"], games_per_minute=config["games_per_minute"],
                     bot_only_per_minute=config["bot_only_per_minute"], max_bot_only_games=config["max_bot_only_games"],
                     people_per_10min=config.get("people_per_10min", 20),
-                    joins_per_10min=config.get("joins_per_10min", 10))
+                    joins_per_10min=config.get("joins_per_10min", 10),
+                    sockets_per_address=config.get("sockets_per_address", 24),
+                    messages_per_10s_per_address=config.get("messages_per_address", 100))
     mail = None
     if config.get("smtp"):
         public = config["public_url"]

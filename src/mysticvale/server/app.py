@@ -15,12 +15,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.websockets import WebSocketDisconnected
 
 from ..bots import bot_names
 from ..runtime import settle, tune_for_serving
 from .cluster import LocalCoordinator, PgCoordinator, hold_sqlite
-from .limits import (CreationLimiter, Limits, MessageLimiter, StrictJSONRoute, TooLarge, receive_client_message,
-                     validation_error_handler, whole_number)
+from .limits import (CreationLimiter, Limits, MessageLimiter, SocketLimiter, StrictJSONRoute, TooManySockets,
+                     client_address, receive_client_message, validation_error_handler, whole_number)
+from . import outage
 from .privacy import SecurityHeaders, install_log_redaction, invitation_url, websocket_token
 from .tables_directory import JoinLimits
 from .schemas import (ActionRequest, ChangeResult, CreatedGame, CreateGame, GameState, GameSummary,
@@ -52,7 +54,10 @@ send to a server, so it reaches no access log, proxy or referrer.  Send a token 
 `X-Seat-Token` header (or, for actions and undo, as `token` in the body).  Only that token can act
 for its seat; a request without a token reads the spectator view.  Nobody ever receives another
 seat's hidden information (deck order, private looks).  (`?token=T` on `GET /state` and the
-WebSocket still works for old clients; the server never logs it.)
+WebSocket still works for old clients; the server never logs it.)  A token belongs to whoever sits
+in the seat: a claim (`POST /api/games/{id}/claim`) issues a fresh one and ends the invitation's,
+a rematch gives each seat a new one, and a replaced personal key replaces the tokens it could read;
+an ended token answers 410 and its sockets close with 4410.
 
 **seq: every change is idempotent.**  Every state carries `seq`, the number of records (actions
 and undos) so far.  Actions and undos **must** send the `seq` of the state they were made in (a
@@ -63,12 +68,14 @@ undo says which record was its own, `applied_seq`; the state's `seq` may be high
 followed it.
 
 **Errors.**  `{"detail": message}`, short, never repeating the input: 403 (wrong token),
-404 (unknown game), 409 (not legal now, not your decision, stale seq, nothing to undo), 413 (body
+404 (unknown game), 409 (not legal now, not your decision, stale seq, nothing to undo), 410 (a seat
+token that has ended: an invitation already used, a replaced token), 413 (body
 over 16 KiB), 422 (malformed body, JSON with NaN / Infinity / out-of-range numbers, action
 notation that does not parse, a set combination without a base game), 429 (more than 20 new games
-a minute from one address, or more than 4 without a human seat), 503 (the database did not take
-the write, the server runs too many games without a human seat, or holds too many games in play;
-nothing changed, try again).
+a minute from one address, or more than 4 without a human seat), 503 (the database cannot be
+reached or did not take the write, the server runs too many games without a human seat, or holds
+too many games in play; nothing changed, try again).  Every API answer says `Cache-Control:
+no-store` unless it says otherwise (the card catalogue).
 
 **Bots.**  `bots` maps seats to bot names (`GET /api/bots`), optionally with a thinking time in
 seconds (`ismcts:0.5`), at most the server's `max_think` (5 s unless configured).  Bot moves are
@@ -93,8 +100,10 @@ count once.
 socket may send `{"type": "chat", "text": T}` (it comes back as a `chat` message to every table
 socket, its own too; refused with an `error`: 403 spectator, 422 unfit text, 429 too fast with
 `retry_after` seconds; nothing is stored).  Read the history with `GET /api/games/{id}/chat`.
-A wrong token gets an error message and the socket closed with code 4403, an unknown game 4404;
-frames over 64 KiB close the socket (1009).
+A wrong token gets an error message and the socket closed with code 4403, an unknown game 4404,
+an ended token (also while the socket is open) 4410, one socket more than a client address may
+hold (24) 4429, a database that cannot be reached 4503; frames over 64 KiB close the socket
+(1009).  Messages: 50 per 10 seconds per socket, 100 per client address over all its sockets.
 
 **Updates (protocol 2; the browser client uses it).**  Every version (seq) is delivered, not only
 the latest, and after the first full state only what changed:
@@ -164,6 +173,8 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         app.state.change_pool = ThreadPoolExecutor(max_workers=32, thread_name_prefix="mysticvale-change")
         app.state.creations = CreationLimiter(limits)
         app.state.messages = MessageLimiter(limits)
+        app.state.sockets = SocketLimiter(limits)
+        app.state.limits = limits
         people_api.start(app, storage, manager)        # issue 15: before the bots resume, to hear their moves
         meeting_api.start(app, storage, manager)       # issue 21: hears the same events
         resumed = await run_in_threadpool(manager.resume_bots)
@@ -185,6 +196,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     app.router.route_class = StrictJSONRoute
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    outage.install(app)         # the database out of reach: 503, never a traceback
     # Compress answers of 1 kB and more (states, catalogue, client files) for clients that accept it.
     app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=6)
     people_api.install(app, mail=mail, public_url=public_url, people_per_window=limits.people_per_10min)     # issue 15: people and chat routes
@@ -198,10 +210,13 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         return JSONResponse({"detail": exc.message}, status_code=exc.status)
 
     # -- API ------------------------------------------------------------------------
-    @app.get("/api/health", summary="Liveness check", tags=["server"])
-    def health() -> dict:
-        """`{"ok": true}` once the server has started (and resumed its bots)."""
-        return {"ok": True}
+    @app.get("/api/health", summary="Liveness and database check", tags=["server"],
+             responses={503: {"description": "the database cannot be reached (`reason` says how it failed)"}})
+    def health(request: Request) -> JSONResponse:
+        """`{"ok": true, "database": "ok"}` once the server has started (and resumed its bots) and its
+        database answers; 503 `{"ok": false, "database": "unreachable", "reason": ...}` while it does not."""
+        status, body = outage.health(manager_of(request).storage.engine)
+        return JSONResponse(body, status_code=status)
 
     @app.get("/api/bots", summary="Bot names", tags=["server"])
     def bots() -> dict:
@@ -324,8 +339,9 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     def post_rematch(game_id: str, body: RematchRequest, request: Request,
                      x_seat_token: str | None = Header(None, max_length=128)) -> dict:
         """A new game with the same seats, bots, card sets and rules (a new seed), once this one is over.
-        Every seat keeps its token, so each player opens the rematch with the link they had; asking
-        again (any seat) answers the same rematch.  Tables of the old game are told of it.  Who holds
+        Every seat gets a new token, derived from its token in this game: the answer holds the asking
+        seat's (the same every time it asks), and nobody else's; each player asks with their own
+        token, or reads it with their personal key.  Asking again (any seat) answers the same rematch.  Tables of the old game are told of it.  Who holds
         each seat, the creator, the creator's invitations and the open seats are kept too: the
         rematch is in each person's `GET /api/people/me/games`, with the names."""
         manager = manager_of(request)
@@ -333,10 +349,11 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         with manager.use(game_id) as session:
             seat = _seat_required(session, token)
             new = manager.rematch(session)
+        mine = manager.rematch_token(game_id, new, seat, token)     # issue 22: a new token, only the asker's
         base = public_url or ""
         spectator = invitation_url(base, new.id, None)
-        seats = [SeatLink(seat=s.seat, token=token if s.seat == seat else None, bot=s.bot,
-                          url=invitation_url(base, new.id, token if s.seat == seat else None))
+        seats = [SeatLink(seat=s.seat, token=mine if s.seat == seat else None, bot=s.bot,
+                          url=invitation_url(base, new.id, mine if s.seat == seat else None))
                  for s in new.seats]
         response = {"id": new.id, "seats": seats, "spectator_url": spectator}
         meeting_api.after_rematch(request, game_id, new.id)                   # issue 21: the table's name
@@ -403,20 +420,32 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
 
     @app.websocket("/api/games/{game_id}/ws")
     async def ws(websocket: WebSocket, game_id: str, token: str | None = None, since: str | None = None) -> None:
-        manager = manager_of(websocket)
         offered, protocol = websocket_token(websocket.scope)
-        token = offered or token
+        async with socket_bound(websocket, protocol) as admitted:
+            if admitted:
+                await _game_socket(websocket, game_id, offered or token, since, protocol)
+
+    async def _game_socket(websocket: WebSocket, game_id: str, token: str | None, since: str | None,
+                           protocol: str | None) -> None:
+        manager = manager_of(websocket)
         try:
             session = await run_in_threadpool(manager.acquire, game_id)
         except GameError as exc:
             await _refuse_socket(websocket, exc, protocol)
             return
+        except outage.DATABASE_ERRORS as exc:
+            await outage.refuse_socket(websocket, f"game {game_id}: socket", exc, protocol)
+            return
         try:
             try:
                 await run_in_threadpool(session.refresh)
-                seat = session.seat_for_token(token if token is None or len(token) <= 128 else "?")
+                seat = await run_in_threadpool(session.seat_for_token,
+                                               token if token is None or len(token) <= 128 else "?")
             except GameError as exc:
                 await _refuse_socket(websocket, exc, protocol)
+                return
+            except outage.DATABASE_ERRORS as exc:
+                await outage.refuse_socket(websocket, f"game {game_id}: socket", exc, protocol)
                 return
             await websocket.accept(subprotocol=protocol)
             held: int | None = None
@@ -468,6 +497,25 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     return app
 
 
+@asynccontextmanager
+async def socket_bound(websocket: WebSocket, protocol: str | None = None):
+    """Count the socket against its client address's bound for as long as the block runs; yields
+    False (the socket accepted and closed with 4429 and the reason) when the address holds as many
+    sockets as it may."""
+    limiter: SocketLimiter = websocket.app.state.sockets
+    address = client_address(websocket)
+    try:
+        limiter.opened(address)
+    except TooManySockets as exc:
+        await _refuse_socket(websocket, exc, protocol)
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        limiter.closed(address)
+
+
 def applied_message(applied: Applied, ref: int | None = None) -> dict:
     """The WebSocket message that acknowledges a client's action or undo (its state comes as a push),
     with the client's ``ref`` for it if it gave one."""
@@ -517,6 +565,23 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
     pool = websocket.app.state.change_pool
     changes: asyncio.Queue = asyncio.Queue()
     key = session.subscribe(loop, changes)
+    # The token this socket was opened with: when the seat's token is replaced (its invitation was
+    # claimed, its player replaced their key), the socket closes (4410) and sends nothing more.
+    opened_with = session.seat_digest(seat) if seat is not None else None
+
+    def token_ended() -> bool:
+        return seat is not None and session.seat_digest(seat) != opened_with
+
+    async def close_ended() -> None:
+        try:
+            message = await run_in_threadpool(session.ended_reason, opened_with)
+        except Exception:           # the database is away: the socket closes all the same
+            message = "this seat's token was replaced"
+        try:
+            await websocket.send_json({"type": "error", "message": message, "status": 410})
+            await websocket.close(code=4410, reason="this seat's token was replaced")
+        except (WebSocketDisconnect, RuntimeError):
+            pass
     # The answer to this socket's own change goes out before the push of the version it made
     # (docs/protocol.md).  The worker thread that applies a change wakes the pusher (session
     # listeners) before it returns, so without this lock the push could overtake the answer: held
@@ -532,6 +597,9 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
                 # The yield lets the request whose action this is answer before every socket sends.
                 await asyncio.sleep(0)
                 async with answering:
+                    if token_ended():
+                        await close_ended()
+                        return
                     text = session.cached_state_text(seat) or await run_in_threadpool(session.state_text, seat)
                     await websocket.send_text(text)
                 await changes.get()
@@ -545,6 +613,9 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
         try:
             while True:
                 async with answering:
+                    if token_ended():
+                        await close_ended()
+                        return
                     held, texts = await updates_after(session, seat, held)
                     for text in texts:
                         await websocket.send_text(text)
@@ -575,7 +646,12 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
                 await send_error(exc.message, exc.status)
                 continue
             if msg.get("type") == "chat" and social is not None:
-                await chat_api.socket_chat(websocket, social, session.id, seat, msg)
+                try:
+                    await chat_api.socket_chat(websocket, social, session.id, seat, msg)
+                except outage.DATABASE_ERRORS as exc:
+                    outage.log.warning("game %s: chat not stored, the database is unreachable (%s)", session.id,
+                                       outage.describe(exc))
+                    await send_error(outage.MESSAGE, 503)
                 continue
             if msg.get("type") not in ("action", "undo"):
                 await send_error('unknown message; send {"type": "action", "action": ..., "seq": n}, '
@@ -589,6 +665,9 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
             if seat is None:
                 await send_error("spectators cannot act; open the game with a seat's token", 403, ref)
                 continue
+            if token_ended():
+                await close_ended()
+                break
             try:
                 seq = whole_number(msg.get("seq"), "seq")
                 if msg["type"] == "undo":
@@ -603,7 +682,9 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
                     await websocket.send_json(applied_message(applied, ref))
             except GameError as exc:
                 await send_error(exc.message, exc.status, ref)
-    except WebSocketDisconnect:
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        # The client went away, also while its own change was being answered (the pusher's send
+        # found the socket closed first: Starlette then refuses every later send).
         pass
     finally:
         session.unsubscribe(key)

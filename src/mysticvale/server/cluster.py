@@ -36,7 +36,8 @@ on several machines behind a proxy that routes each request anywhere) serve the 
 5. *People and chat* (issue 15) have a channel of their own, ``mysticvale_social``: after a chat
    message, a claim, a new name or a new game is committed, :meth:`PgCoordinator.publish` sends
    ``'<kind> <game> <number> <process>'`` (kinds ``chat`` with the message's number, ``seats``,
-   ``activity``).  The payload names what changed, never what it is: every process that hears it
+   ``activity``; ``person`` with a person's id where the game goes, when a key of theirs ended).
+   The payload names what changed, never what it is: every process that hears it
    reads the rest from the database (:class:`~mysticvale.server.social.Social`).  Listeners of
    :attr:`PgCoordinator.heard` receive these notes and, as kind ``record``, other processes'
    records, so a person's lobby hears of a move in a game this process does not hold.
@@ -64,7 +65,8 @@ CHANNEL = "mysticvale_games"
 #: The notification channel of chat messages, claims and other news of people (issue 15).
 SOCIAL_CHANNEL = "mysticvale_social"
 #: What a note on :data:`SOCIAL_CHANNEL` may be about.
-SOCIAL_KINDS = ("chat", "seats", "activity", "table")     # table: a table's new name (issue 21)
+SOCIAL_KINDS = ("chat", "seats", "activity", "table",     # table: a table's new name (issue 21)
+                "person")       # person: a person's key ended (issue 22); the "game" field is the person's id
 
 
 class LocalCoordinator:

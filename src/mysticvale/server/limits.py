@@ -8,10 +8,15 @@
   values that break the server later.
 - **422 answers** say briefly what was wrong (:func:`describe_errors`) and never echo the input:
   FastAPI's default answer repeats every invalid value, so a large body gave a larger answer.
-- **WebSocket messages** (:func:`receive_client_message`): at most :attr:`Limits.max_message`
-  characters of strict JSON (no nesting deeper than the decoder allows), at most
-  :attr:`Limits.messages_per_10s` per socket; a bad message gets an error message and the
-  socket stays open.
+- **WebSocket messages** (:func:`receive_client_message`, the first message of every socket too):
+  at most :attr:`Limits.max_message` characters of strict JSON (no nesting deeper than the decoder
+  allows), at most :attr:`Limits.messages_per_10s` per socket and
+  :attr:`Limits.messages_per_10s_per_address` across all sockets of one client address; a bad
+  message gets an error message and the socket stays open.
+- **Sockets per client** (:class:`SocketLimiter`): at most :attr:`Limits.sockets_per_address` open
+  WebSockets (tables and lobbies together) per client address; one more is accepted and closed at
+  once with code 4429 and the reason.  So one client cannot hold every game the server keeps in
+  play (``max_live``) by opening sockets on many games.
 - **Games per client** (:class:`CreationLimiter`): at most :attr:`Limits.games_per_minute` new
   games per client address and minute, of which at most :attr:`Limits.bot_only_per_minute`
   without a human seat; at most :attr:`Limits.max_bot_only_games` unfinished bot-only games on
@@ -61,6 +66,10 @@ class Limits:
     max_message: int = 4096
     #: WebSocket messages a socket may send per 10 seconds.
     messages_per_10s: int = 50
+    #: ... and all sockets of one client address together.
+    messages_per_10s_per_address: int = 100
+    #: Open WebSockets (game tables and lobbies) per client address.
+    sockets_per_address: int = 24
     #: Games a client address may create per minute.
     games_per_minute: int = 20
     #: ... of which without any human seat.
@@ -160,9 +169,12 @@ async def validation_error_handler(_request: Request, exc: RequestValidationErro
 
 # -- WebSocket messages ----------------------------------------------------------------
 class MessageLimiter:
-    """At most ``Limits.messages_per_10s`` messages per socket in any 10 seconds (a moving window).
+    """At most ``Limits.messages_per_10s`` messages per socket, and
+    ``Limits.messages_per_10s_per_address`` per client address over all its sockets, in any 10
+    seconds (moving windows).
 
-    Each socket keeps the times of its last messages, dropped with the socket.  (The ``limits``
+    Each socket keeps the times of its last messages, dropped with the socket; each address the
+    times of its last messages, dropped when they are older than the window.  (The ``limits``
     library's memory storage, used for the other bounds, expires entries with a timer thread that
     restarts every 10 ms and walks every key: with hundreds of sockets that was about 5% of the
     server's CPU at 200 active games.)"""
@@ -171,22 +183,82 @@ class MessageLimiter:
 
     def __init__(self, limits: Limits) -> None:
         self.most = limits.messages_per_10s
+        self.most_per_address = limits.messages_per_10s_per_address
         self._times: weakref.WeakKeyDictionary[Any, deque[float]] = weakref.WeakKeyDictionary()
+        self._addresses: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
 
-    def hit(self, socket: Any) -> bool:
-        """Count a message of ``socket``; False (not counted) if it is over the bound."""
+    def _room(self, times: deque[float], now: float, most: int) -> bool:
+        while times and now - times[0] >= self.WINDOW:
+            times.popleft()
+        return len(times) < most
+
+    def hit(self, socket: Any, address: str | None = None) -> bool:
+        """Count a message of ``socket`` (of client ``address``); False (not counted) if it is over
+        either bound."""
         now = time.monotonic()
         with self._lock:
             times = self._times.get(socket)
             if times is None:
                 times = self._times[socket] = deque()
-            while times and now - times[0] >= self.WINDOW:
-                times.popleft()
-            if len(times) >= self.most:
+            mine = None
+            if address is not None:
+                mine = self._addresses.get(address)
+                if mine is None:
+                    if len(self._addresses) > 10_000:       # forget idle addresses
+                        for a in [a for a, d in self._addresses.items() if not d or now - d[-1] >= self.WINDOW]:
+                            del self._addresses[a]
+                    mine = self._addresses[address] = deque()
+            if not self._room(times, now, self.most) or (mine is not None and not self._room(
+                    mine, now, self.most_per_address)):
                 return False
             times.append(now)
+            if mine is not None:
+                mine.append(now)
             return True
+
+
+class TooManySockets(TooMany):
+    """A client address that holds :attr:`Limits.sockets_per_address` open sockets asked for another."""
+
+
+class SocketLimiter:
+    """How many WebSockets each client address holds open (this process).
+
+    :meth:`opened` counts a new socket or raises :class:`TooManySockets`; :meth:`closed` forgets it.
+    Counted before the socket loads its game, so refused sockets hold nothing."""
+
+    CLOSE_CODE = 4429
+
+    def __init__(self, limits: Limits) -> None:
+        self.most = limits.sockets_per_address
+        self._open: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def opened(self, address: str) -> None:
+        with self._lock:
+            n = self._open.get(address, 0)
+            if n >= self.most:
+                raise TooManySockets(f"your address has {self.most} connections open, the most this server "
+                                     f"allows; close another tab of this game first")
+            self._open[address] = n + 1
+
+    def closed(self, address: str) -> None:
+        with self._lock:
+            n = self._open.get(address, 0) - 1
+            if n > 0:
+                self._open[address] = n
+            else:
+                self._open.pop(address, None)
+
+    def count(self, address: str) -> int:
+        with self._lock:
+            return self._open.get(address, 0)
+
+
+def client_address(connection: Request | WebSocket) -> str:
+    """The client's address (behind a trusted proxy, the one it forwarded), as the bounds count it."""
+    return connection.client.host if connection.client else "unknown"
 
 
 async def receive_client_message(websocket: WebSocket, limits: Limits,
@@ -199,8 +271,9 @@ async def receive_client_message(websocket: WebSocket, limits: Limits,
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
-    if limiter is not None and not limiter.hit(websocket):
-        raise TooMany(f"more than {limits.messages_per_10s} messages in 10 seconds; this one was dropped")
+    if limiter is not None and not limiter.hit(websocket, client_address(websocket)):
+        raise TooMany(f"more than {limits.messages_per_10s} messages in 10 seconds on one connection, or "
+                      f"{limits.messages_per_10s_per_address} from one address; this one was dropped")
     data = message.get("text")
     if data is None:
         data = message.get("bytes") or b""
@@ -252,4 +325,4 @@ class CreationLimiter:
 
 
 __all__ = ["Limits", "TooLarge", "strict_loads", "StrictJSONRoute", "describe_errors", "validation_error_handler",
-           "MessageLimiter", "receive_client_message", "whole_number", "CreationLimiter"]
+           "MessageLimiter", "SocketLimiter", "TooManySockets", "client_address", "receive_client_message", "whole_number", "CreationLimiter"]

@@ -21,7 +21,7 @@ from fastapi import APIRouter, Depends, FastAPI, Query, Request, WebSocket, WebS
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
-from . import profiles, results
+from . import outage, profiles, results
 from .limits import StrictJSONRoute
 from .meeting_schemas import Profile, ReplayStep, Table, TablePatch, Tables as TablesOut
 from .people import Person, _holders
@@ -259,6 +259,8 @@ async def directory_feed(websocket: WebSocket) -> None:
             await websocket.send_json(await queue.get())
     except (WebSocketDisconnect, RuntimeError):
         pass
+    except outage.DATABASE_ERRORS as exc:       # the client connects again later (issue 22)
+        await outage.refuse_socket(websocket, "open tables feed", exc)
     finally:
         meeting.social.hub.unsubscribe(key)
 

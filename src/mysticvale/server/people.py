@@ -7,22 +7,28 @@ login would be further kinds of credential for the same person.
 
 A person **holds** a seat by claiming it, with the seat's token (an invitation link) or, for an
 *open* seat, with the game link alone; first come, first served, and one seat per person per game.
-The seat's token is then sealed in the person's vault (:mod:`.sealing`), so the person can open
-their seat with the token on any device where they have their key.  The per-seat tokens keep
-working exactly as before: a claim changes nothing in the game.
+The claim gives the seat a fresh token (:mod:`.credentials`): the token it was claimed with (an
+invitation the creator and anybody who saw the link know) ends.  The fresh token is sealed in the
+person's vault (:mod:`.sealing`), so the person can open their seat on any device where they have
+their key; nobody else ever holds it.
 
 The creator of a game (with a personal key) can read back the invitation link of every seat until
 somebody claims it: the token is sealed in the creator's vault.  An open seat's token is stored in
 the clear until it is claimed: anyone with the game link may claim that seat, so its token is no
 better kept than the game id; the creator does not receive it, and it is deleted at the claim.
 
-A **rematch** keeps every seat's token, and :meth:`People.copy_for_rematch` keeps who holds each
+A **rematch** gives every seat a new token derived from the seat's token in the game before
+(:func:`.credentials.rematch_token`), and :meth:`People.copy_for_rematch` keeps who holds each
 seat, the creator, the creator's invitations and the open seats.  The server cannot seal a token
 anew for the rematch (it holds nobody's vault key), so a copied claim or invitation carries the
 sealed value of the game it was sealed in, as ``"<that game's id>/<sealed value>"``
-(:func:`carry`).  Such a value opens only with that game's context and only if the token it holds
-is the token of the rematch's seat (its digest is checked): copied onto any other row it reveals
-nothing.
+(:func:`carry`).  Such a value opens only with that game's context; the token of the rematch is
+derived from it along the chain of rematches and must be the rematch seat's token (its digest is
+checked; a rematch seat still ``pending`` takes it if the old token is still the old seat's).
+Copied onto any other row it reveals nothing.
+
+**Replacing a key** (:meth:`People.replace_key`, :meth:`People.sign_out_everywhere`) ends the old
+key at once and replaces every seat token that key could read (:meth:`People.replace_tokens`).
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from . import sealing, security
+from . import credentials as seat_tokens, sealing, security
 from .sessions import BadInput, Conflict, GameError
 from .social_tables import (
     chat_messages, credentials, email_confirmations, game_creators, invitations, people, person_settings, seat_claims,
@@ -200,13 +206,52 @@ class People:
             conn.execute(update(people).where(people.c.id == person.id).values(name=name, updated_at=self.clock()))
         return Person(person.id, name, person.vault, person.credential_id)
 
-    def replace_key(self, person: Person) -> str:
-        """A new personal key for ``person``; the key used for this request stops working."""
+    def replace_key(self, person: Person, *, everywhere: bool = False) -> tuple[str, dict[str, dict[int, str]]]:
+        """A new personal key for ``person``: the key used for this request (``everywhere``: every
+        key of the person, on every device) stops working at once, and every seat token that key
+        could read is replaced (:meth:`replace_tokens`).  Returns the new key and the seats whose
+        tokens changed (game id -> seat -> new digest), for the sessions in memory."""
         key = security.new_token()
         with self.engine.begin() as conn:
+            if everywhere:
+                conn.execute(delete(credentials).where(credentials.c.person_id == person.id))
+            else:
+                conn.execute(delete(credentials).where(credentials.c.id == person.credential_id))
             self._add_key(conn, person.id, key, person.vault, self.clock())
-            conn.execute(delete(credentials).where(credentials.c.id == person.credential_id))
-        return key
+        return key, self.replace_tokens(person)
+
+    def key_works(self, key: str) -> bool:
+        """Whether the personal key still works (a lobby socket opened with it asks).  Asked by the
+        key's digest, not the credential's number: a new key may get the number of an ended one."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(credentials.c.id).where(
+                credentials.c.kind == "key", credentials.c.lookup == security.token_digest(key))).first() is not None
+
+    def replace_tokens(self, person: Person) -> dict[str, dict[int, str]]:
+        """Give every seat ``person`` holds, and every invitation they keep as a game's creator, a
+        fresh token (the old ones end, as ``replaced``), sealed anew in their vault.  Returns the
+        changed seats: game id -> seat -> new digest.  (A seat whose token cannot be opened, or
+        changed meanwhile, is left as it is.)"""
+        now = self.clock()
+        changed: dict[str, dict[int, str]] = {}
+        with self.engine.begin() as conn:
+            held = conn.execute(select(seat_claims).where(seat_claims.c.person_id == person.id)).all()
+            kept = conn.execute(select(invitations).where(invitations.c.creator_id == person.id,
+                                                          invitations.c.open.is_(False),
+                                                          invitations.c.sealed_token.is_not(None))).all()
+            for table, rows in ((seat_claims, held), (invitations, kept)):
+                for r in rows:
+                    try:
+                        old = _digest_held(conn, person.vault, r.sealed_token, r.game_id, r.seat)
+                    except sealing.SealError:
+                        continue
+                    token = seat_tokens.replace_seat_token(conn, r.game_id, r.seat, old, seat_tokens.REPLACED, now)
+                    if token is None:
+                        continue
+                    conn.execute(update(table).where(table.c.game_id == r.game_id, table.c.seat == r.seat)
+                                 .values(sealed_token=sealing.seal_token(person.vault, token, r.game_id, r.seat)))
+                    changed.setdefault(r.game_id, {})[r.seat] = security.token_digest(token)
+        return changed
 
     # -- settings ---------------------------------------------------------------------
     def settings(self, person_id: str) -> Settings:
@@ -322,11 +367,13 @@ class People:
                 conn.execute(insert(invitations), rows)
 
     def claim(self, person: Person, game_id: str, seat: int, token: str | None) -> Claimed:
-        """``person`` takes ``seat`` of ``game_id``.
+        """``person`` takes ``seat`` of ``game_id``, with a fresh token for the seat (the token it
+        was claimed with ends: see :mod:`.credentials`).
 
         ``token`` is that seat's token, already checked by the caller against the game; None asks
         for an open seat.  :class:`Conflict` (nothing changed) if the seat is someone else's, if the
-        person holds another seat of this game, or if the seat is not open and no token was given.
+        person holds another seat of this game, if the seat is not open and no token was given, or
+        if the seat's token changed meanwhile (somebody else claimed it just now).
         """
         now = self.clock()
         try:
@@ -348,6 +395,10 @@ class People:
                     if inv is None or not inv.open or not inv.token:
                         raise Conflict(f"seat {seat} is not an open seat: it is taken with its invitation link")
                     token = inv.token
+                token = seat_tokens.replace_seat_token(conn, game_id, seat, security.token_digest(token),
+                                                       seat_tokens.CLAIMED, now)
+                if token is None:
+                    raise Conflict("somebody else claimed this seat just now")
                 conn.execute(insert(seat_claims).values(
                     game_id=game_id, seat=seat, person_id=person.id, claimed_at=now,
                     sealed_token=sealing.seal_token(person.vault, token, game_id, seat)))
@@ -361,32 +412,38 @@ class People:
         creator's unclaimed invitations and the open seats (one transaction); returns how many
         claims the rematch holds.
 
-        Only seats whose token the rematch kept (the same digest) are copied.  Idempotent: every
-        row is inserted only where its primary key is free, so asking again, or two processes
-        asking at once, leaves one copy; an invitation is not brought back for a seat somebody has
-        claimed in the rematch meanwhile.
+        Claims and invitations are copied as pointers to the old game's sealed tokens (:func:`carry`):
+        the rematch token is derived from them when their person opens them.  An open seat's token
+        (stored in the clear) is derived at once.  Idempotent: every row is inserted only where its
+        primary key is free, so asking again, or two processes asking at once, leaves one copy; an
+        invitation is not brought back for a seat somebody has claimed in the rematch meanwhile.
         """
         now = self.clock()
         with self.engine.begin() as conn:
-            digests = {(r.game_id, r.seat): r.token_digest for r in conn.execute(
-                select(seats.c.game_id, seats.c.seat, seats.c.token_digest).where(seats.c.game_id.in_([old_id, new_id])))}
-            kept = {seat for (gid, seat), d in digests.items()
-                    if gid == old_id and d is not None and digests.get((new_id, seat)) == d}
+            human = {r.seat for r in conn.execute(select(seats.c.seat).where(
+                seats.c.game_id == new_id, seats.c.bot.is_(None)))}
             creator = conn.execute(select(game_creators.c.person_id).where(game_creators.c.game_id == old_id)).scalar()
             if creator is not None:
                 conn.execute(_insert_new(conn, game_creators).values(game_id=new_id, person_id=creator, created_at=now))
             claims = [{"game_id": new_id, "seat": r.seat, "person_id": r.person_id, "claimed_at": now,
                        "sealed_token": carry(r.sealed_token, old_id)}
                       for r in conn.execute(select(seat_claims).where(seat_claims.c.game_id == old_id))
-                      if r.seat in kept]
+                      if r.seat in human]
             if claims:
                 conn.execute(_insert_new(conn, seat_claims), claims)
             taken = set(conn.execute(select(seat_claims.c.seat).where(seat_claims.c.game_id == new_id)).scalars())
-            invites = [{"game_id": new_id, "seat": r.seat, "open": r.open, "creator_id": r.creator_id,
-                        "sealed_token": carry(r.sealed_token, old_id) if r.sealed_token else None,
-                        "token": r.token, "created_at": now}
-                       for r in conn.execute(select(invitations).where(invitations.c.game_id == old_id))
-                       if r.seat in kept and r.seat not in taken]
+            invites = []
+            for r in conn.execute(select(invitations).where(invitations.c.game_id == old_id)):
+                if r.seat not in human or r.seat in taken:
+                    continue
+                token = None
+                if r.open and r.token:       # an open seat: its token is no secret from the game link
+                    token = seat_tokens.derive_for_rematch(conn, old_id, new_id, r.seat, r.token)
+                    if token is None:
+                        continue
+                invites.append({"game_id": new_id, "seat": r.seat, "open": r.open, "creator_id": r.creator_id,
+                                "sealed_token": carry(r.sealed_token, old_id) if r.sealed_token else None,
+                                "token": token, "created_at": now})
             if invites:
                 conn.execute(_insert_new(conn, invitations), invites)
             return len(taken)
@@ -497,16 +554,50 @@ def carry(sealed: str, game_id: str) -> str:
 
 def _open_sealed(conn: Connection, vault: bytes, sealed: str, game_id: str, seat: int) -> str:
     """The token of a sealed value stored for ``game_id``'s ``seat`` (own or carried, see :func:`carry`);
-    :class:`sealing.SealError` if it does not open, or if a carried token is not that seat's token."""
+    :class:`sealing.SealError` if it does not open, or if a carried token does not give that seat's
+    token.  A carried value gives the token derived along the rematches from its game
+    (:func:`.credentials.token_along`); a rematch seat still pending takes it as its token if the
+    token before it is still the seat's token in the game before (written in its own transaction)."""
     origin, _, body = sealed.rpartition("/")
     if not origin:
         return sealing.unseal_token(vault, sealed, game_id, seat)
-    token = sealing.unseal_token(vault, body, origin, seat)
-    digest = conn.execute(select(seats.c.token_digest).where(seats.c.game_id == game_id, seats.c.seat == seat)
-                          ).scalar()
+    first = sealing.unseal_token(vault, body, origin, seat)
+    token = seat_tokens.token_along(first, origin, game_id)
+    if token is None:
+        raise sealing.SealError("a carried token of a game this is no rematch of")
+    digest = seat_tokens.seat_digest(conn, game_id, seat)
+    if digest == seat_tokens.PENDING:
+        before = next(g for g in _chain(origin, game_id) if security.rematch_game_id(g) == game_id)
+        previous = seat_tokens.token_along(first, origin, before)
+        with conn.engine.begin() as write:
+            if seat_tokens.derive_for_rematch(write, before, game_id, seat, previous) == token:
+                return token
+        raise sealing.SealError("the token before this rematch is no longer the seat's token")
     if not security.token_matches(token, digest):
         raise sealing.SealError("a carried token that is not this seat's token")
     return token
+
+
+def _digest_held(conn: Connection, vault: bytes, sealed: str, game_id: str, seat: int) -> str:
+    """The digest of the token a sealed value gives for ``game_id``'s ``seat`` (:func:`_open_sealed`),
+    or ``pending`` for a carried value of a rematch seat whose token was never derived (replaced
+    then without deriving it: nothing is written here)."""
+    origin, _, body = sealed.rpartition("/")
+    if origin and seat_tokens.seat_digest(conn, game_id, seat) == seat_tokens.PENDING:
+        sealing.unseal_token(vault, body, origin, seat)         # it must be the person's to replace
+        return seat_tokens.PENDING
+    return security.token_digest(_open_sealed(conn, vault, sealed, game_id, seat))
+
+
+def _chain(origin: str, game_id: str) -> list[str]:
+    """The games from ``origin`` up to (not including) ``game_id`` along its rematches."""
+    out, gid = [], origin
+    for _ in range(seat_tokens.MAX_CHAIN):
+        if gid == game_id:
+            break
+        out.append(gid)
+        gid = security.rematch_game_id(gid)
+    return out
 
 
 def _open_token(conn: Connection, person: Person, sealed: str | None, game_id: str, seat: int) -> str | None:

@@ -22,7 +22,8 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.security import APIKeyHeader
 
-from .limits import StrictJSONRoute
+from . import outage
+from .limits import StrictJSONRoute, receive_client_message
 
 from .notify import MailSettings
 from .people import FINISHED_LISTED, NeedsKey, Person, RateLimited, clean_name
@@ -30,8 +31,8 @@ from .people_schemas import (
     ClaimOut, ClaimRequest, MyGame, MyGames, NewPerson, PersonOut, PersonWithKey, Rename, SeatsOut, SettingsIn,
     SettingsOut,
 )
-from .sessions import BadInput, Conflict, Forbidden, NotFound, SessionManager, Unavailable
-from .social import Social, seats_message
+from .sessions import BadInput, Conflict, Forbidden, GameError, NotFound, SessionManager, TokenEnded, Unavailable
+from .social import KEY_ENDED, Social, seats_message
 from .storage import Storage
 
 log = logging.getLogger("mysticvale.server.people")
@@ -46,7 +47,10 @@ your seat at once and keeps the other seats' invitation links for you; `POST
 /api/people/me/games` lists your games (your turn first) with your seat token for each, so you
 can play any of them on any device; `WS /api/people/me/ws` tells you live when one changes.
 A key never reveals anybody else's seats, tokens or hidden information.  401: no key sent;
-403: a key that is nobody's.
+403: a key that is nobody's.  A claim gives the seat a fresh token (the invitation's ends: 410
+"already used").  `POST /api/people/me/key` replaces your key, `POST
+/api/people/me/sign-out-everywhere` ends every key of yours; both answer the new key, close the
+old key's sockets (4410) and replace the seat tokens it could read.
 
 **Chat.**  `GET /api/games/{id}/chat` (anyone with the link), `POST` by a seated player (seat
 token or personal key); plain text, length- and rate-limited (429 with `Retry-After`).
@@ -292,8 +296,26 @@ def rename(body: Rename, request: Request, person: Person = Depends(me)) -> dict
              responses=_AUTH)
 def replace_key(request: Request, person: Person = Depends(me)) -> dict:
     """A new personal key (and link) for you; the key sent with this request stops working at once, on
-    every device.  Use it if your personal link was seen by somebody else."""
-    key = social_of(request).people.replace_key(person)
+    every device: its open lobby sockets close (code 4410).  Every seat token that key could read (your
+    seats, the invitations you keep) is replaced too, so copies of them stop working (410) and game
+    sockets opened with them close (4410); read the new ones with the new key.  Use it if your personal
+    link was seen by somebody else."""
+    return _new_key(request, person, everywhere=False)
+
+
+@router.post("/api/people/me/sign-out-everywhere", response_model=PersonWithKey, summary="Sign out everywhere",
+             responses=_AUTH)
+def sign_out_everywhere(request: Request, person: Person = Depends(me)) -> dict:
+    """Every personal key of yours stops working at once, on every device, and this device gets a new
+    one (in the answer): as replacing the key, for all of them (their sockets close with 4410, the seat
+    tokens they could read are replaced)."""
+    return _new_key(request, person, everywhere=True)
+
+
+def _new_key(request: Request, person: Person, *, everywhere: bool) -> dict:
+    social = social_of(request)
+    key, changed = social.people.replace_key(person, everywhere=everywhere)
+    social.key_ended(person.id, changed)
     return {"id": person.id, "name": person.name, "key": key, "link": person_link(base_url(request), key)}
 
 
@@ -405,13 +427,25 @@ async def my_games_socket(websocket: WebSocket) -> None:
     ``{"type": "pong"}``.  No key, or a wrong one: ``{"type": "error", ...}`` and the socket closes
     with 4401 or 4403.
     """
+    from .app import socket_bound       # the bound on sockets per client address (issue 22)
+
     offered = websocket.scope.get("subprotocols") or []
+    protocol = WS_PROTOCOL if WS_PROTOCOL in offered else None
+    async with socket_bound(websocket, protocol) as admitted:
+        if admitted:
+            await _lobby_socket(websocket, offered, protocol)
+
+
+async def _lobby_socket(websocket: WebSocket, offered: list[str], protocol: str | None) -> None:
     key = next((p[len(WS_KEY_PREFIX):] for p in offered if p.startswith(WS_KEY_PREFIX)), None)
-    await websocket.accept(subprotocol=WS_PROTOCOL if WS_PROTOCOL in offered else None)
+    await websocket.accept(subprotocol=protocol)
+    limits, limiter = websocket.app.state.limits, websocket.app.state.messages
     if key is None:
+        # The first message is read as every socket's message is (limits.receive_client_message):
+        # bounded, strict JSON, nesting refused; anything else than a hello is refused.
         try:
-            hello = await asyncio.wait_for(websocket.receive_json(), HELLO_TIMEOUT)
-        except (asyncio.TimeoutError, ValueError, KeyError, WebSocketDisconnect):
+            hello = await asyncio.wait_for(receive_client_message(websocket, limits, limiter), HELLO_TIMEOUT)
+        except (asyncio.TimeoutError, GameError, WebSocketDisconnect):
             await _refuse(websocket, 'offer your key as a subprotocol or send {"type": "hello", "key": ...} first',
                           401)
             return
@@ -421,7 +455,11 @@ async def my_games_socket(websocket: WebSocket) -> None:
                           401)
             return
     social = social_of(websocket)
-    person = await run_in_threadpool(social.people.authenticate, key)
+    try:
+        person = await run_in_threadpool(social.people.authenticate, key)
+    except outage.DATABASE_ERRORS as exc:
+        await outage.refuse_socket(websocket, "lobby socket", exc)
+        return
     if person is None:
         await _refuse(websocket, "this personal key belongs to nobody", 403)
         return
@@ -434,16 +472,25 @@ async def my_games_socket(websocket: WebSocket) -> None:
             await websocket.send_json({"type": "games", "games": _jsonable(rows)})
             while True:
                 changed = {await queue.get()}
-                await asyncio.sleep(LOBBY_SETTLE)  # a game in quick play changes many times a second:
-                while not queue.empty():           # its row is sent once for all of them
+                if KEY_ENDED not in changed:
+                    await asyncio.sleep(LOBBY_SETTLE)  # a game in quick play changes many times a second:
+                while not queue.empty():               # its row is sent once for all of them
                     changed.add(queue.get_nowait())
+                # The key this socket was opened with may have ended (replaced, signed out everywhere,
+                # perhaps in another server process): then nothing more is sent, and the socket closes.
+                if not await run_in_threadpool(social.people.key_works, key):
+                    await _refuse(websocket, "this personal key was replaced or signed out everywhere", 410)
+                    return
+                changed.discard(KEY_ENDED)
                 for game_id in sorted(changed):
                     rows = await run_in_threadpool(_rows, websocket, person, only=game_id, finished=1)
                     if rows:
                         await websocket.send_json({"type": "game", "game": _jsonable(rows)[0]})
         except (WebSocketDisconnect, RuntimeError):   # the client went away mid-send
             pass
-        except Exception:                              # the database is away: the client reconnects
+        except outage.DATABASE_ERRORS as exc:          # the database is away: the client reconnects
+            await outage.refuse_socket(websocket, f"person {person.id}: lobby socket", exc)
+        except Exception:
             log.exception("person %s: the lobby socket could not be served", person.id)
             await _refuse(websocket, "the server could not read your games; reconnect in a moment", 503)
 
@@ -451,10 +498,14 @@ async def my_games_socket(websocket: WebSocket) -> None:
     directory = None
     try:
         while True:
-            msg = await websocket.receive_json()
-            if isinstance(msg, dict) and msg.get("type") == "ping":
+            try:
+                msg = await receive_client_message(websocket, limits, limiter)
+            except GameError as exc:            # too large, too many, not a JSON object
+                await websocket.send_json({"type": "error", "message": exc.message, "status": exc.status})
+                continue
+            if msg.get("type") == "ping":
                 await websocket.send_json({"type": "pong"})
-            elif isinstance(msg, dict) and msg.get("type") == "tables":
+            elif msg.get("type") == "tables":
                 if directory is None:       # issue 21: the open tables, live, for a lobby that asks
                     from . import meeting_api
                     directory = asyncio.create_task(meeting_api.directory_feed(websocket))
@@ -497,15 +548,26 @@ def game_seats(game_id: str, request: Request) -> dict:
              responses={**_AUTH, 404: {"description": "unknown game"},
                         409: {"description": "the seat is somebody else's, you hold another seat of this game, or "
                                              "the seat is not open"},
+                        410: {"description": "an invitation somebody else already used"},
                         422: {"description": "neither or both of token and seat"}})
 def claim(game_id: str, body: ClaimRequest, request: Request, person: Person = Depends(me)) -> dict:
     """Take a seat under your name: with `token` (the seat's invitation), or with `seat` for an open seat.
-    First come, first served; one seat per person per game; claiming a seat you hold again changes
-    nothing.  The answer holds the seat's token, which you can read again from any device with your key."""
+    First come, first served; one seat per person per game; claiming a seat you hold again (also with
+    the invitation you used) changes nothing.  The answer holds the seat's token, a fresh one: the token
+    it was claimed with ends (410 "this invitation was already used" from then on).  You can read it
+    again from any device with your key."""
     social = social_of(request)
     session = social.manager.get(game_id)
     if body.token is not None:
-        seat = session.seat_for_token(body.token)       # 403 for a token of no seat of this game
+        try:
+            seat = session.seat_for_token(body.token)   # 403 for a token of no seat of this game
+        except TokenEnded as ended:
+            # An invitation used already, by this very person (a second tab, a reload): their seat.
+            if social.people.holder_of(game_id, ended.seat) != person.id:
+                raise
+            seat = ended.seat
+            rows = _rows(request, person, only=game_id, finished=1)
+            return {"seat": seat, "token": rows[0]["token"], "new": False, "game": rows[0]}
         token = body.token
     else:
         seat, token = body.seat, None
@@ -517,7 +579,6 @@ def claim(game_id: str, body: ClaimRequest, request: Request, person: Person = D
     if claimed.new and public:
         meeting_api.open_claimed(request, person)
     if claimed.new:
-        social.publish_seats(game_id)
-        social.activity(game_id)
+        social.claimed(game_id)         # the fresh token replaces the one claimed with, here and elsewhere
     return {"seat": claimed.seat, "token": claimed.token, "new": claimed.new,
             "game": _rows(request, person, only=game_id, finished=1)[0]}

@@ -18,7 +18,10 @@ A seat token is a password for one seat.  Where it travels:
   uvicorn's access and error logs.
 
 Every HTTP answer carries ``Referrer-Policy: no-referrer`` (:class:`SecurityHeaders`), so no link
-followed from a game page tells another site the page's address.
+followed from a game page tells another site the page's address.  Every answer of the API that
+does not say otherwise (the card catalogue may be cached) says ``Cache-Control: no-store``: states,
+updates, a person's games, claims, new games and rematches carry seat tokens or a seat's private
+view, which no browser cache or proxy may keep.
 """
 
 from __future__ import annotations
@@ -83,9 +86,11 @@ def websocket_token(scope: dict[str, Any]) -> tuple[str | None, str | None]:
 
 class SecurityHeaders:
     """ASGI middleware: ``Referrer-Policy: no-referrer`` and ``X-Content-Type-Options: nosniff`` on
-    every HTTP answer."""
+    every HTTP answer, and ``Cache-Control: no-store`` on every answer under ``/api/`` that sets no
+    caching of its own."""
 
     HEADERS = [(b"referrer-policy", b"no-referrer"), (b"x-content-type-options", b"nosniff")]
+    NO_STORE = (b"cache-control", b"no-store")
 
     def __init__(self, app) -> None:
         self.app = app
@@ -95,9 +100,14 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        api = scope.get("path", "").startswith("/api/")
+
         async def send_with_headers(message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + self.HEADERS
+                headers = list(message.get("headers", [])) + self.HEADERS
+                if api and not any(name.lower() == b"cache-control" for name, _ in headers):
+                    headers.append(self.NO_STORE)
+                message["headers"] = headers
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -51,6 +51,8 @@ from ..engine.actions import Action
 from ..engine.game import Game, new_game
 from ..errors import IllegalActionError, InvalidActionError, SaveError
 from . import house_cards as house_file, security
+from .credentials import PENDING
+from .notation import notation_problem
 from .storage import SNAPSHOT_EVERY, Record, Storage, StorageError, StoredGame, Summary
 from .updates import Feed, dumps
 
@@ -82,6 +84,26 @@ class NotFound(GameError):
 
 class Forbidden(GameError):
     status = 403
+
+
+class TokenEnded(Forbidden):
+    """A seat token that was this game's and has ended: an invitation whose seat was claimed (its
+    claimant got a fresh token), or a token replaced when its player replaced their key."""
+
+    status = 410
+
+    def __init__(self, message: str, seat: int) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+def ended_message(seat: int, reason: str) -> str:
+    """Why a token of ``seat`` ended, for the person who comes with it (``reason``: claimed, replaced)."""
+    if reason == "claimed":
+        return (f"this invitation was already used: player {seat + 1}'s seat belongs to the person who took it; "
+                f"open the game link without it to watch")
+    return (f"this link to player {seat + 1}'s seat was replaced (its player replaced their personal key or signed "
+            f"out everywhere); open the game from your games list")
 
 
 class Conflict(GameError):
@@ -298,13 +320,63 @@ class GameSession:
 
     # -- reading ---------------------------------------------------------------------
     def seat_for_token(self, token: str | None) -> int | None:
-        """The seat whose token this is; None for no token (spectator); :class:`Forbidden` if wrong."""
+        """The seat whose token this is; None for no token (spectator); :class:`TokenEnded` (410) for
+        a token of this game that has ended (an invitation already used, a replaced token),
+        :class:`Forbidden` for any other.
+
+        A token that matches no seat in memory is looked up in the database first: another server
+        process may have issued it (a claim, a rematch seat's first token) since this copy was made.
+        """
         if token is None or token == "":
             return None
+        seat = self._match(token)
+        if seat is not None:
+            return seat
+        stored = self.storage.seat_digests(self.id)
+        if any(stored.get(s.seat) != s.digest for s in self.seats):
+            self.set_seat_digests(stored)
+            seat = self._match(token)
+            if seat is not None:
+                return seat
+        ended = self.storage.ended_token(self.id, security.token_digest(token))
+        if ended is not None:
+            raise TokenEnded(ended_message(*ended), ended[0])
+        raise Forbidden("this token does not belong to any seat of this game")
+
+    def ended_reason(self, digest: str | None) -> str:
+        """What to tell a socket opened with the token of ``digest``, which has ended."""
+        ended = self.storage.ended_token(self.id, digest) if digest else None
+        return ended_message(*ended) if ended is not None else "this seat's token was replaced"
+
+
+    def _match(self, token: str) -> int | None:
         for s in self.seats:
             if s.digest is not None and security.token_matches(token, s.digest):
                 return s.seat
-        raise Forbidden("this token does not belong to any seat of this game")
+        return None
+
+    def seat_digest(self, seat: int) -> str | None:
+        """The digest of ``seat``'s current token (what a socket opened with it compares)."""
+        return self.seats[seat].digest
+
+    def set_seat_digests(self, digests: dict[int, str | None]) -> bool:
+        """Take the seats' current token digests (after a claim or a key replacement, here or in
+        another process); every listener is woken, so sockets opened with a token that ended close.
+        Returns whether any changed."""
+        changed = False
+        for s in self.seats:
+            if s.seat in digests and digests[s.seat] != s.digest and s.bot is None:
+                s.digest = digests[s.seat]
+                changed = True
+        if changed:
+            with self._lock:
+                listeners = list(self._listeners.values())
+            for li in listeners:
+                try:
+                    li.loop.call_soon_threadsafe(li.queue.put_nowait, None)
+                except RuntimeError:
+                    pass
+        return changed
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """The body of ``GET /state`` for ``seat`` (None: spectator): only what that seat may know."""
@@ -376,6 +448,9 @@ class GameSession:
             action = Action.parse(text)
         except InvalidActionError as exc:
             raise BadInput(str(exc)) from None
+        problem = notation_problem(action)        # "discard #", "buy .": malformed (422), not illegal
+        if problem is not None:
+            raise BadInput(problem)
         notation = str(action)
         changed: bool | None = None      # True: changed here; False: caught up with other processes
         try:
@@ -781,9 +856,10 @@ class SessionManager:
     def rematch(self, old: GameSession) -> GameSession:
         """The rematch of a finished game: the same seats, bots, sets and rules with a new seed.
 
-        Each human seat keeps its token (the digest is copied), so whoever held a seat opens
-        the same seat of the rematch with the same secret.  The rematch's id is derived from
-        the game's, so every player who asks gets the same new game, also after a restart.
+        Each human seat gets a new token, derived from its token in this game
+        (:mod:`.credentials`): its digest is ``pending`` until the seat's player first asks for it.
+        The rematch's id is derived from the game's, so every player who asks gets the same new
+        game, also after a restart.
         """
         with old._lock:
             if not old.game.is_over():
@@ -795,7 +871,7 @@ class SessionManager:
             except NotFound:
                 config = dict(old.config, seed=security.new_seed())
                 game = start_game(config)
-                seats = [SeatInfo(s.seat, s.digest, s.bot) for s in old.seats]
+                seats = [SeatInfo(s.seat, None if s.bot is not None else PENDING, s.bot) for s in old.seats]
                 try:
                     self.storage.create_game(game_id, config, [(x.seat, x.digest, x.bot) for x in seats],
                                              game.to_json(), _summary(game))
@@ -819,6 +895,27 @@ class SessionManager:
             old.feed.forget_views()
             old._changed()          # open tables of the old game learn of it
         return session
+
+    def rematch_token(self, old_id: str, rematch: GameSession, seat: int, old_token: str) -> str | None:
+        """The token of ``seat`` in ``rematch`` for the holder of ``old_token`` (that seat's token in
+        ``old_id``), derived and issued on first asking (:mod:`.credentials`); None if the rematch
+        seat's token was replaced since (its player opened it with their key and replaced the key)."""
+        from .credentials import derive_for_rematch
+
+        with self.storage.engine.begin() as conn:
+            token = derive_for_rematch(conn, old_id, rematch.id, seat, old_token)
+        if token is not None:
+            rematch.set_seat_digests({seat: security.token_digest(token)})
+        return token
+
+    def seat_digests_changed(self, game_id: str, digests: dict[int, str | None] | None = None) -> None:
+        """Seat tokens of ``game_id`` changed (``digests``; None: read them from the database): a
+        copy in memory takes them, and its sockets opened with a token that ended close."""
+        with self._lock:
+            s = self._sessions.get(game_id)
+        if s is None:
+            return
+        s.set_seat_digests(digests if digests is not None else self.storage.seat_digests(game_id))
 
     def get(self, game_id: str) -> GameSession:
         """The session of ``game_id`` (loaded if needed), not held: for scripts and tests that run

@@ -42,6 +42,9 @@ from .storage import Storage, records
 
 log = logging.getLogger("mysticvale.server.social")
 
+#: Put on a person's topic when a key of theirs ended: each lobby socket checks that its key still works.
+KEY_ENDED = ("key_ended",)
+
 
 @dataclass
 class _Listener:
@@ -229,6 +232,11 @@ class Social:
 
     def _pass_on(self, kind: str, game_id: str, number: int) -> None:
         """Tell this process's sockets what another process's note names, read from the database."""
+        if kind == "person":                # a key of this person ended: their lobby sockets check theirs
+            self.hub.publish(("person", game_id), KEY_ENDED)
+            return
+        if kind == "seats":                 # a claim or replaced tokens: the copy here takes the new digests
+            self.manager.seat_digests_changed(game_id)
         if kind == "chat":
             if self.hub.listens(("game", game_id)):
                 found = self.chat.messages(game_id, after=number - 1, limit=1)
@@ -278,6 +286,25 @@ class Social:
         """Tell the table who sits where (after a claim or a new name), here and in the other processes."""
         self.hub.publish(("game", game_id), seats_message(self.people.holders(game_id)))
         self.coordinator.publish("seats", game_id)
+
+    def key_ended(self, person_id: str, changed: dict[str, dict[int, str]]) -> None:
+        """A key of ``person_id`` ended (replaced, or signed out everywhere) and the seat tokens it
+        could read were replaced (``changed``: game -> seat -> new digest): the lobby sockets of that
+        key close, the copies of those games here and in the other processes take the new digests
+        (so game sockets opened with an old token close), and the person's lobbies get the rows."""
+        self.hub.publish(("person", person_id), KEY_ENDED)
+        self.coordinator.publish("person", person_id)
+        for game_id, digests in changed.items():
+            self.manager.seat_digests_changed(game_id, digests)
+            self.coordinator.publish("seats", game_id)
+            self.activity(game_id)
+
+    def claimed(self, game_id: str) -> None:
+        """A seat of ``game_id`` was claimed with a fresh token: the copy here takes it (its sockets
+        opened with the ended token close), the table and the other processes hear of it."""
+        self.manager.seat_digests_changed(game_id)
+        self.publish_seats(game_id)
+        self.activity(game_id)
 
     def rematch_started(self, old_id: str, new_id: str) -> None:
         """The rematch ``new_id`` of ``old_id`` exists: keep who holds which seat, the creator, the

@@ -1,6 +1,6 @@
 """Durable storage of games: an append-only record log plus periodic snapshots.
 
-Four tables (SQLAlchemy Core, the same code for SQLite and PostgreSQL; created and upgraded by the
+Five tables (SQLAlchemy Core, the same code for SQLite and PostgreSQL; created and upgraded by the
 Alembic migrations in ``server/migrations``, see :mod:`mysticvale.server.migrate`; the table objects
 here describe the newest revision for queries):
 
@@ -8,6 +8,7 @@ here describe the newest revision for queries):
                last record number ``seq`` and a public summary (whose turn, phase, round, over,
                winners) kept up to date in the same transaction as every record;
 ``seats``      one row per seat: the SHA-256 digest of its token (human seats) or its bot spec;
+``ended_tokens`` the digests of seat tokens that stopped working, and why (issue 22);
 ``records``    the append-only log, primary key (game, seq): ``action`` records hold the action
                notation and the acting seat; ``undo`` records hold the number of actions the game
                was rolled back to.  The primary key makes a duplicated record impossible;
@@ -66,6 +67,18 @@ seats = Table(
     Column("seat", Integer, primary_key=True),
     Column("token_digest", String(64), nullable=True),
     Column("bot", String(64), nullable=True),
+)
+
+#: Seat tokens that stopped working (revision 0004_credentials, issue 22): an invitation's token once
+#: its seat was claimed ("claimed"), a player's token after they replaced their key ("replaced").
+#: Kept only to answer such a link clearly (410); a digest opens nothing.
+ended_tokens = Table(
+    "ended_tokens", metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("digest", String(64), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("reason", String(16), nullable=False),
+    Column("ended_at", Float, nullable=False),
 )
 
 records = Table(
@@ -311,6 +324,19 @@ class Storage:
         with self.engine.connect() as conn:
             row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
         return _summary_from_row(row) if row is not None else None
+
+    def seat_digests(self, game_id: str) -> dict[int, str | None]:
+        """The token digest of each seat of ``game_id`` as stored now (None: a bot seat)."""
+        with self.engine.connect() as conn:
+            return {r.seat: r.token_digest for r in conn.execute(
+                select(seats.c.seat, seats.c.token_digest).where(seats.c.game_id == game_id))}
+
+    def ended_token(self, game_id: str, digest: str) -> tuple[int, str] | None:
+        """(seat, reason) if the token of this digest was a token of ``game_id`` that has ended."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(ended_tokens.c.seat, ended_tokens.c.reason).where(
+                ended_tokens.c.game_id == game_id, ended_tokens.c.digest == digest)).first()
+        return (row.seat, row.reason) if row is not None else None
 
     def games_waiting_for_bots(self) -> list[str]:
         """Ids of unfinished games whose acting seat is a bot (to resume after a restart)."""

@@ -106,6 +106,7 @@ export async function renderLobby({ restored = false, message = "" } = {}) {
 function lostKey() {
   stopLive();
   closeProfile();
+  clearBanner();             // ("welcome back" of a personal link no longer holds)
   forgetPerson();
   renderLobby({ message: t("people.key_invalid") });
 }

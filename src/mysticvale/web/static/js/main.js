@@ -18,6 +18,7 @@ import { startTable } from "./table.js";
 import { adoptKeyFromHash, personKey, getSettings, LobbySocket } from "./people.js";
 import { seatForTable } from "./welcome.js";
 import { atTable, gamesChanged, setSound } from "./notify.js";
+import { tabSeat, setTabSeat } from "./storage.js";
 import { tableTitle } from "./tablename.js";
 
 async function main() {
@@ -39,7 +40,8 @@ async function main() {
     const id = decodeURIComponent(m[1]);
     // An invitation is claimed under the person's name first (a new browser is asked for one); a
     // link without a token opens the person's own seat, or offers the open seats.
-    const token = await seatForTable(id, seatToken());
+    const token = await seatForTable(id, seatToken(id));
+    setTabSeat(id, token);                        // a reload opens the same seat (the address has no token)
     startTable(id, token);
     watchOtherGames(id);
     // Another seat's link of the same game opened in this tab changes only the fragment: open it.
@@ -71,18 +73,20 @@ function watchOtherGames(id) {
   }).start();
 }
 
-/** The seat token of a table link: `#token=T` (an old `?token=T` link is moved into the fragment). */
-function seatToken() {
-  const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (fromHash) return fromHash;
+/** The seat token of a table link, `#token=T` (or an old `?token=T`), taken out of the address at
+ *  once, as the personal key is (people.js adoptKeyFromHash): a token left in the address bar is seen
+ *  by whoever looks at the screen and kept in the history.  Without one in the link: the token this
+ *  tab opened the game with before (a reload). */
+function seatToken(id) {
+  const hash = new URLSearchParams(location.hash.slice(1));
   const query = new URLSearchParams(location.search);
-  const old = query.get("token");
-  if (old) {
-    query.delete("token");
-    const rest = query.toString();
-    history.replaceState(null, "", `${location.pathname}${rest ? `?${rest}` : ""}#token=${encodeURIComponent(old)}`);
-  }
-  return old;
+  const token = hash.get("token") || query.get("token");
+  if (!token) return tabSeat(id);
+  hash.delete("token");
+  query.delete("token");
+  const q = query.toString(), f = hash.toString();
+  history.replaceState(null, "", `${location.pathname}${q ? `?${q}` : ""}${f ? `#${f}` : ""}`);
+  return token;
 }
 
 main();

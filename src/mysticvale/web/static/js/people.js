@@ -50,6 +50,13 @@ export async function replaceKey() {
   return res;
 }
 
+/** Sign out on every device: every key of the person ends; this browser keeps the new one. */
+export async function signOutEverywhere() {
+  const res = await withKey("POST", "/api/people/me/sign-out-everywhere");
+  savePerson({ key: res.key, id: res.id, name: res.name, link: res.link });
+  return res;
+}
+
 /** The personal link that restores this identity on another device (a secret). */
 export function personalLink() {
   const p = person();

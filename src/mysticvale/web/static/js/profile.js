@@ -4,7 +4,7 @@
 
 import { h, s, $ } from "./dom.js";
 import { t } from "./i18n.js";
-import { person, rename, replaceKey, personalLink, getSettings, patchSettings, resendConfirmation, keyRefused } from "./people.js";
+import { person, rename, replaceKey, signOutEverywhere, personalLink, getSettings, patchSettings, resendConfirmation, keyRefused } from "./people.js";
 import {
   notificationPermission, notificationsOn, askNotifications, setNotifications, setSound, soundOn, chime,
 } from "./notify.js";
@@ -190,12 +190,27 @@ function linkSection() {
       renew.disabled = false;
     }
   } }, t("people.new_key"));
+  const signOut = h("button", { type: "button", id: "sign-out-everywhere", class: "small", onclick: async () => {
+    if (!window.confirm(t("people.sign_out_confirm"))) return;
+    signOut.disabled = true;
+    try {
+      await signOutEverywhere();
+      field.value = personalLink();
+      msg.say(t("people.sign_out_done"));
+      hooks.onKeyChanged();
+    } catch (e) {
+      if (!refused(e)) msg.say(t("people.sign_out_failed", { why: e.message }), "warn");
+    } finally {
+      signOut.disabled = false;
+    }
+  } }, t("people.sign_out"));
   return h("div", { class: "profile-part" },
     h("h3", {}, t("people.link_heading")),
     h("p", { class: "small" }, t("people.link_explain")),
     h("div", { class: "profile-row" }, field, show, copy),
     h("p", { class: "small muted" }, t("people.link_secret")),
     h("p", { class: "small" }, renew, " ", h("span", { class: "muted" }, t("people.new_key_explain"))),
+    h("p", { class: "small" }, signOut, " ", h("span", { class: "muted" }, t("people.sign_out_explain"))),
     msg);
 }
 

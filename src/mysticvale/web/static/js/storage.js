@@ -63,6 +63,24 @@ export function forgetGame(id, token) {
   else try { localStorage.removeItem(GAMES_KEY); } catch { /* nothing kept */ }
 }
 
+// The seat token of each table opened in this tab (issue 22): the address bar loses the token once
+// it is read (`/games/ID#token=T` becomes `/games/ID`), so a reload finds it here.  Per tab
+// (sessionStorage), so two seats of one game in two tabs stay apart, and gone with the tab.
+const SEAT_PREFIX = "mysticvale.seat.";
+
+/** The seat token this tab opened game `id` with, or null. */
+export function tabSeat(id) {
+  try { return sessionStorage.getItem(SEAT_PREFIX + id); } catch { return null; }
+}
+
+/** Keep (or, with no token, forget) the seat token this tab opens game `id` with. */
+export function setTabSeat(id, token) {
+  try {
+    if (token) sessionStorage.setItem(SEAT_PREFIX + id, token);
+    else sessionStorage.removeItem(SEAT_PREFIX + id);
+  } catch { /* private mode: a reload opens the game as the key allows */ }
+}
+
 const SEEN_KEY = "mysticvale.seen";
 
 /** The index of the last log entry the player saw in this game (-1: none). */

@@ -25,7 +25,8 @@ import { Playback, snapshot, animateFrom } from "./playback.js";
 import { buysLeft, spiritsLeft } from "./numbers.js";
 import { settings, onSettings } from "./settings.js";
 import { banner, clearBanner, bigBanner } from "./banner.js";
-import { rememberGame, myGames, lastSeen, setLastSeen } from "./storage.js";
+import { rememberGame, myGames, lastSeen, setLastSeen, setTabSeat, personKey } from "./storage.js";
+import { getMyGame, keyRefused } from "./people.js";
 import { T, obs, myDecision } from "./state.js";
 import { turnChanged } from "./notify.js";
 import { loadSeats, setSeats, seatsFromView, onSeats } from "./seats.js";
@@ -65,10 +66,14 @@ export function startTable(id, token) {
     deliver: (msg) => { delivering = delivering.then(() => prepare(msg)).then(() => playback.push(msg)).catch((e) => banner(e.message)); },
     status: (open) => { T.wsOpen = open; renderConn(); },
     note: onNote,
-    fatal: (status, message) => {
+    fatal: async (status, message) => {
       T.fatal = true;
-      if (T.view) banner(status === 403 ? t("error.token") : status === 404 ? t("error.no_game") : t("error.server"));
-      else $("#app").replaceChildren(errorPage(status, message));
+      if (status === 410 && await reopenWithNewToken(message)) return;
+      if (T.view && status !== 410) banner(status === 403 ? t("error.token") : status === 404 ? t("error.no_game") : t("error.server"));
+      else {
+        T.conn.stop();
+        $("#app").replaceChildren(errorPage(status, message));
+      }
       renderConn();
     },
   });
@@ -86,13 +91,41 @@ export function startTable(id, token) {
   document.addEventListener("visibilitychange", () => { if (!document.hidden && playback.playing) playback.skip(); });
 }
 
+/** The seat's token ended (410: its invitation was claimed, or its player made a new key).  If the
+ *  seat is this person's (the seat shown, or for a replaced link the person's seat of this game),
+ *  their key reads its new token: the table opens again with it (true).  An invitation somebody
+ *  else used stays an "already used" page, also for a person who holds another seat of the game. */
+async function reopenWithNewToken(message) {
+  const shown = T.view && typeof T.view.seat === "number" ? T.view.seat : null;
+  // The key may have been replaced in another tab of this browser a moment ago (its new key is on
+  // its way back there): a refused key is asked again a few times, with whatever key is kept then.
+  for (let attempt = 0; attempt < 6 && personKey(); attempt++) {
+    let mine;
+    try {
+      mine = await getMyGame(T.id);
+    } catch (e) {
+      if (!keyRefused(e)) return false;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      continue;
+    }
+    if (!mine.token || mine.token === T.token) return false;
+    if (shown === null ? !/replaced/.test(message || "") : mine.seat !== shown) return false;
+    setTabSeat(T.id, mine.token);
+    location.reload();
+    return true;
+  }
+  return false;
+}
+
 /** The page instead of the table when the game cannot be opened: what happened and what to do, in
  *  the player's words (the server's own message only as a detail, for a report). */
 function errorPage(status, message) {
-  const kind = status === 403 ? "token" : status === 404 ? "no_game" : "other";
+  const ended = /already used/.test(message || "") ? "used" : "replaced";
+  const kind = status === 403 ? "token" : status === 404 ? "no_game" : status === 410 ? ended : "other";
   document.title = t(`errorpage.${kind}.title`);
   const actions = [];
-  if (kind === "token") actions.push(h("a", { class: "button primary", id: "watch-game", href: `/games/${encodeURIComponent(T.id)}` }, t("errorpage.watch")));
+  // (watching: this tab forgets the seat's token, which would open this page again)
+  if (kind === "token" || status === 410) actions.push(h("a", { class: "button primary", id: "watch-game", href: `/games/${encodeURIComponent(T.id)}`, onclick: () => setTabSeat(T.id, null) }, t("errorpage.watch")));
   if (kind === "other") actions.push(h("button", { type: "button", class: "primary", onclick: () => location.reload() }, t("errorpage.retry")));
   actions.push(h("a", { class: "button", id: "to-lobby", href: "/" }, t("end.lobby")));
   return h("section", { id: "error-page", class: "panel error-page", dataset: { status: String(status) } },

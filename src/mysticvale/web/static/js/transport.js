@@ -103,7 +103,7 @@ export class Connection {
       const res = await api("GET", `${this.base}/updates?since=${this.seq}`, null, this.auth);
       this.take(res.updates || []);
     } catch (e) {
-      if (e.status === 403 || e.status === 404) this.giveUp(e.status, e.message);
+      if (e.status === 403 || e.status === 404 || e.status === 410) this.giveUp(e.status, e.message);
       else if (!this.open) this.status(false);
     }
   }
@@ -145,7 +145,7 @@ export class Connection {
       if (msg.type === "chat" && this.pendingChat && msg.message && msg.message.seat === this.pendingChat.seat
           && msg.message.text === this.pendingChat.text) this.settleChat(msg.message, null);
       if (msg.type === "error") {
-        if (msg.status === 403 || msg.status === 404) this.giveUp(msg.status, msg.message);
+        if (msg.status === 403 || msg.status === 404 || msg.status === 410) this.giveUp(msg.status, msg.message);
         else this.note(msg);
         return;
       }
@@ -157,7 +157,8 @@ export class Connection {
       if (this.pendingChat) this.settleChat(null, { status: 0, message: "" });
       if (this.pendingChange) this.settleChange(null, { status: 0, message: "" });
       this.status(false);
-      if (ev.code === 4403 || ev.code === 4404) { this.giveUp(ev.code - 4000, ev.reason); return; }
+      // 4410: the seat's token ended (its invitation was claimed, its player made a new key)
+      if (ev.code === 4403 || ev.code === 4404 || ev.code === 4410) { this.giveUp(ev.code - 4000, ev.reason); return; }
       this.scheduleReconnect();
     };
     ws.onerror = () => { /* onclose follows */ };
