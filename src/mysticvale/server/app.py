@@ -20,8 +20,8 @@ from starlette.websockets import WebSocketDisconnected
 from ..bots import bot_names
 from ..runtime import settle, tune_for_serving
 from .cluster import LocalCoordinator, PgCoordinator, hold_sqlite
-from .limits import (CreationLimiter, Limits, MessageLimiter, SocketLimiter, StrictJSONRoute, TooManySockets,
-                     client_address, receive_client_message, validation_error_handler, whole_number)
+from .limits import (CreationLimiter, Limits, MessageLimiter, SocketLimiter, StrictJSONRoute, TooLarge,
+                     TooManySockets, client_address, receive_client_message, validation_error_handler, whole_number)
 from . import outage
 from .privacy import SecurityHeaders, install_log_redaction, invitation_url, websocket_token
 from .tables_directory import JoinLimits
