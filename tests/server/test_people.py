@@ -28,7 +28,7 @@ def test_a_name_gives_a_secret_key_and_a_personal_link(client):
 
 
 @pytest.mark.parametrize("name, words", [
-    ("", "at least"), ("   ", "visible"), ("x" * 25, "at most 24"), ("Bob\x00", "control"), ("Bob\u202e", "control"),
+    ("", "at least"), ("   ", "visible"), ("x" * 25, "at most 24"), ("Bob\x00", "control"), ("Bob\u202e", "direction"),
     ("Tab\there", "control"), ("two\nlines", "control"), ("zero\u200bwidth", "control"), (7, "string"),
 ])
 def test_unfit_names_are_refused_and_nobody_is_made(client, name, words):

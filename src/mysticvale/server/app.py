@@ -182,7 +182,11 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
 
     @app.exception_handler(GameError)
     async def _game_error(_request: Request, exc: GameError):
-        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+        body = {"detail": exc.message}
+        if getattr(exc, "reason", None):      # which rule refused it: the page says it in its language
+            body["reason"] = exc.reason
+            body["params"] = getattr(exc, "params", None) or {}
+        return JSONResponse(body, status_code=exc.status)
 
     # -- API ------------------------------------------------------------------------
     @app.get("/api/health", summary="Liveness check", tags=["server"])

@@ -30,8 +30,8 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import threading
 import time
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -43,7 +43,9 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from . import sealing, security
+from .names import NAME_MAX, NameTaken, clean_name  # noqa: F401  (clean_name: part of this module's API)
 from .sessions import BadInput, Conflict, GameError
+from .trust import name_key
 from .social_tables import (
     chat_messages, credentials, email_confirmations, game_creators, invitations, people, person_settings, seat_claims,
 )
@@ -51,8 +53,6 @@ from .storage import games, seats
 
 log = logging.getLogger("mysticvale.server.people")
 
-#: Longest display name, in characters, after trimming.
-NAME_MAX = 24
 #: Languages a person may choose for the interface and for e-mail.
 LANGUAGES = ("en", "de")
 #: How long an e-mail confirmation code stays valid (seconds), and how many may be sent per hour.
@@ -80,24 +80,9 @@ class RateLimited(GameError):
 
 
 # -- names ---------------------------------------------------------------------------
-def clean_name(raw: Any) -> str:
-    """A display name as stored: NFC, trimmed, runs of spaces made one; :class:`BadInput` if unfit.
-
-    Names are shown as text by every client.  Refused: control and invisible formatting characters
-    (they could hide or reorder what others see), nothing visible, more than :data:`NAME_MAX`.
-    """
-    if not isinstance(raw, str):
-        raise BadInput("a name must be text")
-    name = unicodedata.normalize("NFC", raw)
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            raise BadInput(f"a name cannot contain control or invisible characters (U+{ord(ch):04X})")
-    name = " ".join(name.split())          # trimmed; any run of spaces becomes one space
-    if not name:
-        raise BadInput("a name needs at least one visible character")
-    if len(name) > NAME_MAX:
-        raise BadInput(f"a name has at most {NAME_MAX} characters (this one has {len(name)})")
-    return name
+#: Serialises name changes over every server process on PostgreSQL (an advisory lock's number),
+#: so that two people cannot take look-alike names at the same moment.
+NAME_LOCK = 0x6D76_6E61
 
 
 def clean_email(raw: str) -> str:
@@ -155,16 +140,20 @@ class People:
     def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine
         self.clock = clock
+        self._names = threading.Lock()      # name changes of this process, one at a time
 
     # -- people and keys --------------------------------------------------------------
     def create(self, name: str) -> tuple[Person, str]:
-        """A new person with this name; returns the person and their personal key (shown once)."""
+        """A new person with this name; returns the person and their personal key (shown once).
+
+        :class:`NameRefused` for an unfit name, :class:`NameTaken` if it is somebody's (or looks so)."""
         name = clean_name(name)
         now = self.clock()
         person_id = secrets.token_urlsafe(12)
         key = security.new_token()
         vault = sealing.new_vault_key()
-        with self.engine.begin() as conn:
+        with self._names, self.engine.begin() as conn:
+            self._check_free(conn, name, None)
             conn.execute(insert(people).values(id=person_id, name=name, created_at=now, updated_at=now))
             cid = self._add_key(conn, person_id, key, vault, now)
         return Person(person_id, name, vault, cid), key
@@ -194,9 +183,22 @@ class People:
             return None
         return Person(row.person_id, row.name, vault, row.id)
 
+    def _check_free(self, conn: Connection, name: str, me: str | None) -> None:
+        """:class:`NameTaken` if somebody other than ``me`` has ``name`` or a name that looks like it
+        (the same :func:`.trust.name_key`).  Holds the name lock until the transaction ends."""
+        if conn.dialect.name == "postgresql":
+            conn.execute(select(func.pg_advisory_xact_lock(NAME_LOCK)))
+        key = name_key(name)
+        for row in conn.execute(select(people.c.id, people.c.name)):
+            if row.id != me and name_key(row.name) == key:
+                raise NameTaken(f"the name {name!r} is taken, or looks like one in use ({row.name!r}); "
+                                f"choose another")
+
     def rename(self, person: Person, name: str) -> Person:
+        """Give ``person`` a new name (:class:`NameRefused`, :class:`NameTaken`: nothing changed)."""
         name = clean_name(name)
-        with self.engine.begin() as conn:
+        with self._names, self.engine.begin() as conn:
+            self._check_free(conn, name, person.id)
             conn.execute(update(people).where(people.c.id == person.id).values(name=name, updated_at=self.clock()))
         return Person(person.id, name, person.vault, person.credential_id)
 

@@ -80,7 +80,11 @@ def install(app: FastAPI, *, mail: MailSettings | None = None, public_url: str |
 
     @app.exception_handler(RateLimited)
     async def _too_many(_request: Request, exc: RateLimited):
-        return JSONResponse({"detail": exc.message}, status_code=429, headers={"Retry-After": str(exc.retry_after)})
+        body = {"detail": exc.message}
+        if getattr(exc, "reason", None):
+            body["reason"] = exc.reason
+            body["params"] = getattr(exc, "params", {})
+        return JSONResponse(body, status_code=429, headers={"Retry-After": str(exc.retry_after)})
 
 
 def start(app: FastAPI, storage: Storage, manager: SessionManager) -> Social:
@@ -258,7 +262,10 @@ _AUTH = {401: {"description": "no personal key sent"}, 403: {"description": "a p
 
 # -- people -----------------------------------------------------------------------------
 @router.post("/api/people", status_code=201, response_model=PersonWithKey, summary="Pick a name",
-             responses={422: {"description": "an unfit name"}, 429: {"description": "too many new names"}})
+             responses={409: {"description": "the name is somebody's, or looks like one in use (reason: name_taken)"},
+                        422: {"description": "an unfit name (reason: invisible, bidi, marks, no_letter, too_long, "
+                                             "reserved)"},
+                        429: {"description": "too many new names"}})
 def create_person(body: NewPerson, request: Request) -> dict:
     """Make a person with this display name.  The answer holds the secret personal key, shown only
     this once: the browser keeps it and sends it as `X-Player-Key`.  The personal `link` restores the
@@ -277,7 +284,8 @@ def get_me(person: Person = Depends(me)) -> dict:
 
 
 @router.patch("/api/people/me", response_model=PersonOut, summary="Change my name",
-              responses={**_AUTH, 422: {"description": "an unfit name"}})
+              responses={**_AUTH, 409: {"description": "the name is somebody's, or looks like one in use"},
+                         422: {"description": "an unfit name"}})
 def rename(body: Rename, request: Request, person: Person = Depends(me)) -> dict:
     """A new display name, shown at every seat you hold."""
     social = social_of(request)

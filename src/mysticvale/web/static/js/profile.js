@@ -4,6 +4,7 @@
 
 import { h, s, $ } from "./dom.js";
 import { t } from "./i18n.js";
+import { refusalText } from "./api.js";
 import { person, rename, replaceKey, personalLink, getSettings, patchSettings, resendConfirmation, keyRefused } from "./people.js";
 import {
   notificationPermission, notificationsOn, askNotifications, setNotifications, setSound, soundOn, chime,
@@ -158,7 +159,7 @@ function nameSection(p) {
       showName();
       msg.say(t("people.renamed", { name: me.name }));
     } catch (e) {
-      if (!refused(e)) msg.say(t("people.name_failed", { why: e.message }), "warn");
+      if (!refused(e)) msg.say(t("people.name_failed", { why: refusalText(e) }), "warn");
     }
   });
   return h("div", { class: "profile-part" }, h("h3", {}, t("people.your_name")), form, msg);
