@@ -45,7 +45,7 @@ from sqlalchemy.exc import IntegrityError
 from . import sealing, security
 from .names import NAME_MAX, NameTaken, clean_name  # noqa: F401  (clean_name: part of this module's API)
 from .sessions import BadInput, Conflict, GameError
-from .trust import name_key
+from .trust import is_mixed_script, name_key, skeleton
 from .social_tables import (
     chat_messages, credentials, email_confirmations, game_creators, invitations, people, person_settings, seat_claims,
 )
@@ -58,6 +58,8 @@ LANGUAGES = ("en", "de")
 #: How long an e-mail confirmation code stays valid (seconds), and how many may be sent per hour.
 CONFIRMATION_TTL = 2 * 24 * 3600
 CONFIRMATIONS_PER_HOUR = 3
+#: ... and how many one address gets in a day, whoever asks.
+CONFIRMATIONS_PER_DAY = 5
 #: Finished games listed by default (the most recent ones); unfinished games are always all listed.
 FINISHED_LISTED = 20
 
@@ -86,11 +88,28 @@ NAME_LOCK = 0x6D76_6E61
 
 
 def clean_email(raw: str) -> str:
-    """A syntactically valid e-mail address in its normal form; :class:`BadInput` if it is not one."""
+    """A valid e-mail address in its normal, ASCII form; :class:`BadInput` if it is not one.
+
+    The local part must be ASCII (no SMTPUTF8: few servers take it, and look-alike letters hide
+    there); a domain of another script must be proper IDNA, of one script per label and not a
+    look-alike of an ASCII domain (Cyrillic ``exаmple.org``).  Stored in its ASCII (Punycode) form,
+    which is what the mail goes to and what the settings show.
+    """
+    if not isinstance(raw, str) or not raw.strip():
+        raise BadInput("not a valid e-mail address: it is empty")
     try:
-        return validate_email(raw, check_deliverability=False).normalized
+        checked = validate_email(raw.strip(), check_deliverability=False, allow_smtputf8=False)
     except EmailNotValidError as exc:
         raise BadInput(f"not a valid e-mail address: {exc}") from None
+    for label in checked.domain.split("."):
+        if label.isascii():
+            continue
+        if is_mixed_script(label):
+            raise BadInput(f"not a valid e-mail address: the domain part {label!r} mixes scripts")
+        if skeleton(label).isascii():
+            raise BadInput(f"not a valid e-mail address: the domain part {label!r} looks like the Latin "
+                           f"{skeleton(label)!r}")
+    return checked.ascii_email
 
 
 # -- records -------------------------------------------------------------------------
@@ -266,8 +285,8 @@ class People:
     @staticmethod
     def _new_confirmation(conn: Connection, person_id: str, email: str, now: float) -> str:
         code = secrets.token_urlsafe(24)
-        conn.execute(delete(email_confirmations).where(
-            email_confirmations.c.created_at < now - CONFIRMATION_TTL - 3600))
+        conn.execute(delete(email_confirmations).where(       # (kept a day at least: the daily count)
+            email_confirmations.c.created_at < now - max(CONFIRMATION_TTL, 86400) - 3600))
         for column, value in ((email_confirmations.c.person_id, person_id), (email_confirmations.c.email, email)):
             recent = conn.execute(select(email_confirmations.c.created_at).where(
                 column == value, email_confirmations.c.created_at > now - 3600)
@@ -275,6 +294,12 @@ class People:
             if len(recent) >= CONFIRMATIONS_PER_HOUR:
                 raise RateLimited(f"at most {CONFIRMATIONS_PER_HOUR} confirmation e-mails per hour; try again later",
                               recent[-CONFIRMATIONS_PER_HOUR] + 3600 - now)
+        day = conn.execute(select(email_confirmations.c.created_at).where(
+            email_confirmations.c.email == email, email_confirmations.c.created_at > now - 86400)
+            .order_by(email_confirmations.c.created_at)).scalars().all()
+        if len(day) >= CONFIRMATIONS_PER_DAY:      # one address, from anybody
+            raise RateLimited(f"at most {CONFIRMATIONS_PER_DAY} confirmation e-mails a day to one address; try again "
+                              f"tomorrow", day[-CONFIRMATIONS_PER_DAY] + 86400 - now)
         conn.execute(insert(email_confirmations).values(
             code_digest=security.token_digest(code), person_id=person_id, email=email, created_at=now,
             expires_at=now + CONFIRMATION_TTL))

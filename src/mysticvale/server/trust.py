@@ -169,3 +169,12 @@ def name_key(name: str) -> str:
     # the name is reduced once as written and once in capitals.
     once = fold(skeleton(fold(name)))
     return fold(skeleton(fold(skeleton(once.upper()))))
+
+
+def is_mixed_script(text: str) -> bool:
+    """Whether ``text`` mixes letters of several scripts (Common and Inherited characters, such as
+    digits and hyphens, go with any), by the Unicode script data of ``confusable_homoglyphs``."""
+    from confusable_homoglyphs import categories
+
+    scripts = {categories.alias(ch) for ch in text if ch.isalpha()}
+    return len(scripts - {"COMMON", "INHERITED"}) > 1

@@ -259,9 +259,14 @@ function emailRows(st) {
     state.replaceChildren();
     if (!x.email) return;
     if (x.email_confirmed) { state.append(t("notify.email_confirmed", { email: x.email })); return; }
-    state.append(t(x.confirmation_sent ? "notify.email_sent" : "notify.email_unconfirmed", { email: x.email }), " ",
+    // Sent only when the SMTP server took it; else it is tried again later, or was given up.
+    const said = x.confirmation_sent || x.confirmation === "sent" ? "notify.email_sent"
+      : x.confirmation === "retrying" || x.confirmation === "queued" ? "notify.email_retrying"
+        : x.confirmation === "failed" ? "notify.email_not_sent" : "notify.email_unconfirmed";
+    state.classList.toggle("warn", said === "notify.email_retrying" || said === "notify.email_not_sent");
+    state.append(t(said, { email: x.email }), " ",
       h("button", { type: "button", class: "small", id: "email-resend", onclick: async () => {
-        try { showState(await resendConfirmation()); } catch (e) { if (!refused(e)) msg.say(t("notify.save_failed", { why: e.message }), "warn"); }
+        try { showState(await resendConfirmation()); } catch (e) { if (!refused(e)) msg.say(t("notify.save_failed", { why: refusalText(e) }), "warn"); }
       } }, t("notify.email_resend")));
   };
   showState(st);
