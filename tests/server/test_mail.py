@@ -525,3 +525,35 @@ def test_confirmations_are_bounded_per_client_address_and_per_recipient_a_day(sq
                 assert r.status_code == 200, r.text
             else:
                 assert r.status_code == 429 and "a day" in r.json()["detail"], r.text
+
+
+def test_turn_mails_to_one_address_are_bounded_per_hour(sqlite_url, smtp):
+    import time
+
+    from mysticvale.server import notify
+
+    inbox, port = smtp
+    with mail_app(sqlite_url, port) as c:
+        a = person(c, "Anna")
+        people = c.app.state.social.people
+        people.save_settings(a["id"], email="anna@example.org", email_turns=True)
+        assert people.confirm_email(people.new_confirmation(a["id"], "anna@example.org"))
+        g = create(c, a, bots={"1": "random"}, seed=43)
+        gid, token = g["id"], g["seats"][0]["token"]
+        # the address has had its most turn e-mails this hour (earlier turns of this game)
+        with engine(c).begin() as conn:
+            for i in range(notify.TURN_MAILS_PER_HOUR):
+                conn.execute(sa.text("INSERT INTO turn_notices (game_id, seat, turn, person_id, seq, due_at, state, "
+                                     "done_at) VALUES (:g, 0, :t, :p, 0, :now, 'sent', :now)"),
+                             {"g": gid, "t": 10_000 + i, "p": a["id"], "now": time.time()})
+        real = lambda: [n for n in notices(c) if n[2] < 10_000]      # noqa: E731
+        for _ in range(300):
+            spec = state(c, gid)
+            if spec["observation"]["acting_player"] != 0:
+                wait_for(lambda: state(c, gid)["seq"] != spec["seq"])
+                continue
+            if real():
+                break
+            act(c, gid, token)
+        wait_for(lambda: real() and real()[0][3] == "limited")
+        assert inbox.mails == []
