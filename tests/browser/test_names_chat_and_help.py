@@ -451,6 +451,12 @@ def test_two_friends_finish_a_game_and_meet_again_in_the_rematch(browser, server
         assert names(b)[0] == "Lena"
         a.wait_for_function("document.querySelector(\"#players .player[data-seat='1'] .pname\").textContent === 'Milo'")
         assert names(a)[0] == "Lena (you)"
+        # Both are rated now (a finished game between people): the rating stands beside the name
+        # and its "(you)", not inside it.
+        for pg in (a, b):
+            for seat in (0, 1):
+                pg.wait_for_selector(f"#players .player[data-seat='{seat}'] .player-head > .rating", state="attached")
+        a.locator("#players").screenshot(path=str(shot_dir / "rematch-players-ratings-desktop.png"))
         # The same seats, and each person's list of games has the new one under both names.
         for who in (anna, ben):
             status, mine = req("GET", f"{server}/api/people/me/games/{new_id}", headers={"X-Player-Key": who["key"]})

@@ -31,11 +31,16 @@ function seatTag(seat, bot) {
   return null;
 }
 
-/** A seat's name; a person's opens their profile, with their rating beside it (issue 21). */
+/** A seat's name; a person's opens their profile (in a new tab: the table stays open). */
 function nameOf(seat) {
   const who = personAt(seat);
-  // (in a new tab: the table stays open)
-  return who ? [personLink(who.person, playerName(seat), { newTab: true }), ratingBadge(who.rating)] : playerName(seat);
+  return who ? personLink(who.person, playerName(seat), { newTab: true }) : playerName(seat);
+}
+
+/** A person's rating (issue 21), beside the name and its "(you)", not inside it. */
+function ratingOf(seat) {
+  const who = personAt(seat);
+  return who ? ratingBadge(who.rating) : null;
 }
 
 export function botOf(view, seat) {
@@ -101,6 +106,7 @@ function playerRow(ctx, p, { onDeck, onField, onVales }) {
   h("div", { class: "player-head" },
     bot ? botBadge(bot) : null,
     h("strong", { class: "pname", title: bot ? t("seats.bot_title", { bot }) : null }, nameOf(p.seat), me ? ` ${t("player.you")}` : ""),
+    ratingOf(p.seat),
     bot && !namedByBot(p.seat) ? h("span", { class: "bot-tag", title: t("player.bot_title", { bot }) }, t("player.bot", { bot })) : null,
     seatTag(p.seat, bot),
     p.star ? h("span", { class: "star", title: t("player.star") }, icon("star")) : null,
