@@ -111,7 +111,7 @@ def test_name_panel_lobby_and_table_in_german(german, server, shots):
     assert not english_left(pg)
     check_layout(pg, "the name panel")
     screenshot(pg, shots / f"name-panel-{size}.png")
-    pg.fill("#person-name", "Anna")
+    pg.fill("#person-name", "Uwe" if phone else "Ulla")      # a name of its own: names are unique
     pg.click("#name-btn")
     pg.wait_for_selector("#create-form")
     lobby = pg.inner_text("#app")

@@ -182,7 +182,7 @@ def finished_duel(server: str, seed: int, tag: str) -> tuple[dict, dict, str]:
 @pytest.mark.parametrize("size, lang", [("desktop", "en"), ("phone", "de")])
 def test_a_finished_game_gives_ratings_profiles_and_a_replay_from_any_seat(browser, server, shots, size, lang):
     m = MESSAGES[lang]
-    anna, ben, gid = finished_duel(server, seed=23 if lang == "en" else 24, tag=lang)
+    anna, ben, gid = finished_duel(server, seed=23 if lang == "en" else 24, tag=f"{lang} {size}")   # names are unique on the shared server
     profile = request("GET", f"{server}/api/people/{ben['id']}/profile")
     ben_rating = profile["rating"]["value"]
     who = Person(browser, phone=size == "phone", lang=lang, who=anna)
@@ -192,7 +192,7 @@ def test_a_finished_game_gives_ratings_profiles_and_a_replay_from_any_seat(brows
         pg.goto(server + "/")
         row = f"#games-list .game-row[data-id='{gid}']"
         pg.wait_for_selector(row)
-        assert pg.inner_text(f"{row} .game-title") == f"Duel {lang}"
+        assert pg.inner_text(f"{row} .game-title") == f"Duel {lang} {size}"
         assert str(ben_rating) in pg.inner_text(f"{row} .chip[data-seat='1']")
         assert pg.locator(f"{row} a.replay-game").count() == 1
         screenshot(pg, shots / f"lobby-finished-{lang}-{size}.png", full_page=True)

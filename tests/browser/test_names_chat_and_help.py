@@ -111,23 +111,23 @@ def send(page, text: str) -> None:
 
 # -- names ---------------------------------------------------------------------------------------------
 def test_names_at_the_seats_and_in_the_log_follow_a_claim_live(browser, server, shot_dir):
-    anna, bob = person(server, "Anna"), person(server, "Bob")
+    anna, bob = person(server, "Amy"), person(server, "Bob")
     game = people_game(server, anna, seed=61, players=3, bots={"2": "greedy"})
     with opened(browser, seat_url(server, game, 0), anna) as pg:
         pg.wait_for_selector("#players .player[data-seat='0'] .pname")
-        pg.wait_for_function("document.querySelector(\"#players .player[data-seat='0'] .pname\").textContent.startsWith('Anna')")
+        pg.wait_for_function("document.querySelector(\"#players .player[data-seat='0'] .pname\").textContent.startsWith('Amy')")
         seen = names(pg)
-        assert seen[0] == "Anna (you)" and seen[1] == "Player 2" and seen[2] == "Greedy bot"
+        assert seen[0] == "Amy (you)" and seen[1] == "Player 2" and seen[2] == "Greedy bot"
         # Bob has not opened his invitation yet; the bot needs no tag beside its name.
         assert pg.locator("#players .player[data-seat='1'] .seat-tag.invited").count() == 1
         assert pg.locator("#players .player[data-seat='2'] .bot-tag").count() == 0
-        # Bob claims his seat: Anna's table hears of it without a reload.
+        # Bob claims his seat: Amy's table hears of it without a reload.
         claim(server, game, 1, bob)
         pg.wait_for_function("document.querySelector(\"#players .player[data-seat='1'] .pname\").textContent === 'Bob'")
         assert pg.locator("#players .seat-tag").count() == 0
         # The log speaks of the people by name (the server writes "Player n").
         star = next(i for i, p in enumerate(play_state(server, game, 0)["observation"]["players"]) if p["star"])
-        starter = ["Anna", "Bob", "Greedy bot"][star]
+        starter = ["Amy", "Bob", "Greedy bot"][star]
         log = pg.inner_text("#log")
         assert f"{starter} has the star token and starts" in log, log
         assert not re.search(r"\bPlayer [123]\b", log), log
@@ -145,7 +145,7 @@ def play_state(server: str, game: dict, seat: int) -> dict:
 
 # -- chat ----------------------------------------------------------------------------------------------
 def test_chat_between_a_desktop_player_a_phone_player_and_a_spectator(browser, server, shot_dir):
-    anna, bob = person(server, "Anna"), person(server, "Bob")
+    anna, bob = person(server, "Alma"), person(server, "Bruno")
     game = people_game(server, anna, seed=62)
     claim(server, game, 1, bob)
     with opened(browser, seat_url(server, game, 0), anna) as a, \
@@ -160,29 +160,29 @@ def test_chat_between_a_desktop_player_a_phone_player_and_a_spectator(browser, s
         assert "only the seated players write" in spec.inner_text("#chat-readonly")
         assert a.locator("#chat-readonly").is_hidden()
 
-        # Anna writes (Enter sends); Bob, on another tab of his phone, gets a badge.
+        # Alma writes (Enter sends); Bruno, on another tab of his phone, gets a badge.
         assert b.evaluate("document.querySelector('.table').dataset.tab") == "field"
-        a.fill("#chat-input", "Hello Bob, good luck!")
+        a.fill("#chat-input", "Hello Bruno, good luck!")
         a.press("#chat-input", "Enter")
         for pg in (a, b, spec):
-            wait_chat(pg, "Hello Bob, good luck!")
+            wait_chat(pg, "Hello Bruno, good luck!")
         assert a.input_value("#chat-input") == ""
-        assert a.locator("#chat-list .chat-msg.mine .chat-name").first.inner_text() == "Anna (you)"
-        assert spec.locator("#chat-list .chat-msg .chat-name").first.inner_text() == "Anna"
+        assert a.locator("#chat-list .chat-msg.mine .chat-name").first.inner_text() == "Alma (you)"
+        assert spec.locator("#chat-list .chat-msg .chat-name").first.inner_text() == "Alma"
         b.wait_for_selector("#tabs .tab[data-tab=chat] .badge")
         assert b.inner_text("#tabs .tab[data-tab=chat] .badge") == "1"
         assert not b.locator("#chat").is_visible()
         b.screenshot(path=str(shot_dir / "chat-phone-badge.png"))
 
-        # Bob opens the chat tab: the message is there, the badge gone; he answers with the button.
+        # Bruno opens the chat tab: the message is there, the badge gone; he answers with the button.
         b.tap("#tabs .tab[data-tab=chat]")
         b.wait_for_selector(".table[data-tab=chat]")
         assert b.locator("#chat").is_visible() and not b.locator("#field").is_visible()
         assert b.locator("#tabs .tab[data-tab=chat] .badge").count() == 0
-        b.fill("#chat-input", "Thanks Anna!\nSee you in the Harvest.")
+        b.fill("#chat-input", "Thanks Alma!\nSee you in the Harvest.")
         b.tap("#chat-send")
         for pg in (a, b, spec):
-            wait_chat(pg, "Thanks Anna!\nSee you in the Harvest.")
+            wait_chat(pg, "Thanks Alma!\nSee you in the Harvest.")
         width, inner = no_horizontal_scroll(b)
         assert width <= inner
         # The box keeps its text and caret through the table's redraws (a game update redraws all).
@@ -211,7 +211,7 @@ def test_chat_between_a_desktop_player_a_phone_player_and_a_spectator(browser, s
 
 
 def test_chat_without_the_socket_posts_and_polls(browser, server):
-    anna, bob = person(server, "Anna"), person(server, "Bob")
+    anna, bob = person(server, "Carla"), person(server, "Dirk")
     game = people_game(server, anna, seed=67)
     claim(server, game, 1, bob)
     with opened(browser, seat_url(server, game, 0), anna) as a:
@@ -224,19 +224,19 @@ def test_chat_without_the_socket_posts_and_polls(browser, server):
             b.goto(seat_url(server, game, 1))
             b.wait_for_selector("#chat-input")
             assert "live" not in b.locator("#conn").get_attribute("class")
-            send(b, "Bob here, without a socket")
-            wait_chat(b, "Bob here, without a socket")
-            wait_chat(a, "Bob here, without a socket")
+            send(b, "Dirk here, without a socket")
+            wait_chat(b, "Dirk here, without a socket")
+            wait_chat(a, "Dirk here, without a socket")
             assert b.input_value("#chat-input") == ""
-            send(a, "Anna answers")
-            b.wait_for_function("[...document.querySelectorAll('#chat-list .chat-text')].some((e) => e.textContent === 'Anna answers')")
-            assert chat_texts(b) == ["Bob here, without a socket", "Anna answers"]
+            send(a, "Carla answers")
+            b.wait_for_function("[...document.querySelectorAll('#chat-list .chat-text')].some((e) => e.textContent === 'Carla answers')")
+            assert chat_texts(b) == ["Dirk here, without a socket", "Carla answers"]
         finally:
             ctx.close()
 
 
 def test_chat_limits_are_shown_plainly_and_keep_the_text(browser, server, shot_dir):
-    anna = person(server, "Anna")
+    anna = person(server, "Hanna")
     game = people_game(server, anna, seed=63, bots={"1": "random"})
     with opened(browser, seat_url(server, game, 0), anna) as pg:
         pg.wait_for_selector("#chat-input")
@@ -287,7 +287,7 @@ def test_chat_limits_are_shown_plainly_and_keep_the_text(browser, server, shot_d
 
 # -- help ----------------------------------------------------------------------------------------------
 def test_keyword_help_on_hover_rules_link_and_tour_on_desktop(browser, server, shot_dir):
-    anna = person(server, "Anna")
+    anna = person(server, "Ines")
     game = people_game(server, anna, seed=64, bots={"1": "random"})
     with opened(browser, seat_url(server, game, 0), anna) as pg:
         lang = pg.evaluate("document.documentElement.lang")
@@ -340,7 +340,7 @@ def test_keyword_help_on_hover_rules_link_and_tour_on_desktop(browser, server, s
 
 
 def test_keyword_help_on_tap_and_long_press_on_a_phone(browser, server, shot_dir):
-    anna = person(server, "Anna")
+    anna = person(server, "Julia")
     game = people_game(server, anna, seed=65, bots={"1": "random"})
     with opened(browser, seat_url(server, game, 0), anna, phone=True) as pg:
         # The rules link is in the top bar at phone size too.
@@ -389,7 +389,7 @@ def test_keyword_help_on_tap_and_long_press_on_a_phone(browser, server, shot_dir
 
 # -- rematch -------------------------------------------------------------------------------------------
 def test_the_rematch_keeps_the_names(browser, server, shot_dir):
-    anna = person(server, "Anna")
+    anna = person(server, "Karla")
     game = people_game(server, anna, seed=66, bots={"1": "random"})
 
     def first(st):
@@ -404,22 +404,22 @@ def test_the_rematch_keeps_the_names(browser, server, shot_dir):
     with opened(browser, seat_url(server, game, 0), anna) as pg:
         pg.wait_for_selector("#end table.scores")
         heads = pg.locator("#end thead th").all_inner_texts()
-        assert any(h.startswith("Anna (you)") for h in heads) and any("Random bot" in h for h in heads), heads
+        assert any(h.startswith("Karla (you)") for h in heads) and any("Random bot" in h for h in heads), heads
         pg.screenshot(path=str(shot_dir / "rematch-end-desktop.png"))
         pg.click("#rematch")
         pg.wait_for_url(re.compile(r"/games/(?!" + re.escape(game["id"]) + r")[^#?/]+$"))     # (the token read and gone)
         pg.wait_for_selector("#field")
         pg.wait_for_function(MY_TURN)
-        pg.wait_for_function("document.querySelector(\"#players .player[data-seat='0'] .pname\").textContent === 'Anna (you)'")
+        pg.wait_for_function("document.querySelector(\"#players .player[data-seat='0'] .pname\").textContent === 'Karla (you)'")
         assert names(pg)[1] == "Random bot"
         log = pg.inner_text("#log")
-        assert "Anna" in log and not re.search(r"\bPlayer [12]\b", log), log
+        assert "Karla" in log and not re.search(r"\bPlayer [12]\b", log), log
 
 
 def test_two_friends_finish_a_game_and_meet_again_in_the_rematch(browser, server, shot_dir):
-    # Anna (desktop) and Ben (phone) play a game to its end; Anna starts the rematch from her end
-    # screen; Ben's end screen offers to join it, and he arrives at his own seat under his name.
-    anna, ben = person(server, "Anna"), person(server, "Ben")
+    # Lena (desktop) and Milo (phone) play a game to its end; Lena starts the rematch from her end
+    # screen; Milo's end screen offers to join it, and he arrives at his own seat under his name.
+    anna, ben = person(server, "Lena"), person(server, "Milo")
     game = people_game(server, anna, seed=67)
     claim(server, game, 1, ben)
     tokens = {s["seat"]: s["token"] for s in game["seats"]}
@@ -445,17 +445,17 @@ def test_two_friends_finish_a_game_and_meet_again_in_the_rematch(browser, server
         a.wait_for_url(re.compile(r"/games/(?!" + re.escape(game["id"]) + r")[^#?/]+$"))      # (the token read and gone)
         new_id = a.url.split("/games/")[1].split("#")[0]
         a.wait_for_selector("#field")
-        # Ben's end screen learns of it live, and offers to join rather than start another.
+        # Milo's end screen learns of it live, and offers to join rather than start another.
         b.wait_for_function("document.querySelector('#rematch') && "
                             "document.querySelector('#rematch').textContent === 'Join the rematch'")
         b.screenshot(path=str(shot_dir / "rematch-join-phone.png"))
         b.click("#rematch")
         b.wait_for_url(re.compile(r"/games/" + re.escape(new_id) + r"$"))
         b.wait_for_selector("#field")
-        b.wait_for_function("document.querySelector(\"#players .player[data-seat='1'] .pname\").textContent === 'Ben (you)'")
-        assert names(b)[0] == "Anna"
-        a.wait_for_function("document.querySelector(\"#players .player[data-seat='1'] .pname\").textContent === 'Ben'")
-        assert names(a)[0] == "Anna (you)"
+        b.wait_for_function("document.querySelector(\"#players .player[data-seat='1'] .pname\").textContent === 'Milo (you)'")
+        assert names(b)[0] == "Lena"
+        a.wait_for_function("document.querySelector(\"#players .player[data-seat='1'] .pname\").textContent === 'Milo'")
+        assert names(a)[0] == "Lena (you)"
         # Both are rated now (a finished game between people): the rating stands beside the name
         # and its "(you)", not inside it.
         for pg in (a, b):
@@ -466,4 +466,4 @@ def test_two_friends_finish_a_game_and_meet_again_in_the_rematch(browser, server
         for who in (anna, ben):
             status, mine = req("GET", f"{server}/api/people/me/games/{new_id}", headers={"X-Player-Key": who["key"]})
             assert status == 200 and mine["seat"] == (0 if who is anna else 1)
-            assert [p["name"] for p in mine["players"]] == ["Anna", "Ben"]
+            assert [p["name"] for p in mine["players"]] == ["Lena", "Milo"]

@@ -121,3 +121,98 @@ def test_search_workers_die_with_the_server(tmp_path):
         wait_for(lambda: not any(_alive(p) for p in workers), interval=0.1)
     finally:
         srv.kill()
+
+
+# -- issue 22: search is shared between people, not between games -----------------------------------
+FLOOD_GAMES = 10
+THINK = 0.05
+
+
+def _flood_scenario_app(sqlite_url):
+    from mysticvale.server.app import create_app
+    from mysticvale.server.limits import Limits
+
+    return create_app(sqlite_url, allow_seed=True, bot_workers=1, bot_threads=1, limits=Limits(max_think=THINK))
+
+
+def test_a_flood_from_one_client_leaves_other_peoples_search_bots_at_their_turn_and_stops_when_it_leaves(
+        sqlite_url):
+    """Issue 22's scenario: ten anonymous 4-seat games from one client, each with three searching
+    bots, its human seat played at once; then another client's game with a searching bot.  Judged
+    by the scheduler's record of which game's move was queued, picked and parked, never by time."""
+    _need_ismcts()
+    from fastapi.testclient import TestClient
+
+    app = _flood_scenario_app(sqlite_url)
+    with TestClient(app, client=("198.51.100.7", 4000)) as flood:
+        other = TestClient(app, client=("203.0.113.9", 4001))
+        manager = app.state.manager
+        scheduler = manager.scheduler
+        games = []
+        for _ in range(FLOOD_GAMES):
+            r = flood.post("/api/games", json={"players": 4, "bots": {str(s): f"ismcts:{THINK}" for s in (1, 2, 3)}})
+            assert r.status_code == 201, r.text
+            games.append((r.json()["id"], r.json()["seats"][0]["token"]))
+        flood_ids = {gid for gid, _ in games}
+
+        def play_flood() -> None:
+            """The flood's human seats act the moment it is their decision."""
+            for gid, token in games:
+                st = flood.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": token}).json()
+                if st["legal_actions"]:
+                    flood.post(f"/api/games/{gid}/actions", headers={"X-Seat-Token": token},
+                               json={"action": st["legal_actions"][0], "seq": st["seq"]})
+
+        def backlog() -> int:
+            play_flood()
+            return scheduler.waiting()["search"]
+
+        # the flood has searched for a while (its client's share is in use) and has a queue
+        wait_for(lambda: sum(1 for e in scheduler.events() if e[0] == "done" and e[1] in flood_ids) >= 3
+                 and backlog() >= 4)
+
+        # another person's game: a human seat and a searching bot, played from another address
+        r = other.post("/api/games", json={"players": 2, "bots": {"1": f"ismcts:{THINK}"}})
+        assert r.status_code == 201, r.text
+        mine, my_token = r.json()["id"], r.json()["seats"][0]["token"]
+
+        def my_bot_queued() -> bool:
+            st = other.get(f"/api/games/{mine}/state", headers={"X-Seat-Token": my_token}).json()
+            if st["legal_actions"]:
+                other.post(f"/api/games/{mine}/actions", headers={"X-Seat-Token": my_token},
+                           json={"action": st["legal_actions"][0], "seq": st["seq"]})
+            return any(e[0] == "queued" for e in scheduler.events(mine))
+
+        wait_for(my_bot_queued)
+        wait_for(lambda: any(e[0] == "picked" for e in scheduler.events(mine)))
+        record = scheduler.events()
+        queued = next(i for i, e in enumerate(record) if e[0] == "queued" and e[1] == mine)
+        picked = next(i for i, e in enumerate(record) if e[0] == "picked" and e[1] == mine)
+        waiting_flood = (sum(1 for e in record[:queued] if e[1] in flood_ids and e[0] == "queued")
+                         - sum(1 for e in record[:queued] if e[1] in flood_ids and e[0] in ("picked", "parked")))
+        assert waiting_flood >= 2, "the flood had no backlog when the other person's bot was due"
+        # first come, first served would have run the flood's queue first: nothing of it went before
+        assert [e for e in record[queued:picked] if e[0] == "picked"] == []
+        assert scheduler.usage.of("addr:198.51.100.7") > scheduler.usage.of("addr:203.0.113.9")
+
+        # The flood's client goes away (no request, no socket) and time passes: its backlog is parked,
+        # not searched.  (The attendance clock is moved instead of waiting for it.)
+        real = manager.clock
+        manager.clock = lambda: real() + 10 * manager.absent_after
+        wait_for(lambda: scheduler.waiting()["search"] == 0)
+        parked_at = len(scheduler.events())
+        sessions = {gid: manager._sessions[gid] for gid in flood_ids}     # (looked at, not used: get() is a use)
+        assert all(not s.bot_busy for s in sessions.values())
+        stalled = [gid for gid, s in sessions.items() if s.bot_parked]
+        assert stalled, "no flood game was waiting for its bots"
+        # the other person plays on (their requests count at the new time): their bot still moves,
+        # and no move of the flood is searched meanwhile
+        moved = sum(1 for e in scheduler.events(mine) if e[0] == "done")
+        wait_for(lambda: my_bot_queued() and sum(1 for e in scheduler.events(mine) if e[0] == "done") >= moved + 2)
+        assert [e for e in scheduler.events()[parked_at:] if e[1] in flood_ids and e[0] == "picked"] == []
+
+        # somebody opens a parked game again: its bots play on
+        back = stalled[0]
+        before = len(scheduler.events(back))
+        assert flood.get(f"/api/games/{back}/state").status_code == 200
+        wait_for(lambda: any(e[0] == "picked" for e in scheduler.events(back)[before:]))

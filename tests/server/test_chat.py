@@ -176,3 +176,56 @@ def test_the_table_feed_carries_new_messages_and_claims_live(client):
         {"seat": 0, "bot": None, "name": "Anna", "open": False, "claimed": True},
         {"seat": 1, "bot": None, "name": "Bob", "open": False, "claimed": True}]}
     assert social.hub.listening("game") == set()          # the feed unsubscribed when closed
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("\u200b", "chat_empty"), ("\u3164", "chat_empty"), ("\u200b\u3164 \u2800\n\u3164", "chat_empty"),
+    ("\u0301\u0301", "chat_empty"),
+    ("hi \u202eolleh", "bidi"), ("\u2066hidden\u2069", "bidi"), ("x\u202dy", "bidi"),
+    ("look\u200bhere", "invisible"), ("gg\u3164", "invisible"),
+    ("\u0301x", "marks"), ("Z\u0301\u0302\u0303\u0304algo", "marks"),
+])
+def test_invisible_and_direction_changing_messages_are_refused(client, table, text, reason):
+    gid = table["gid"]
+    before = dump(client)
+    r = client.post(f"/api/games/{gid}/chat", json={"text": text, "token": table["tokens"][0]})
+    assert r.status_code == 422, r.text
+    assert r.json()["reason"] == reason
+    assert dump(client) == before and read(client, gid)["last"] == 0
+
+
+@pytest.mark.parametrize("text", ["❤️", "👨\u200d👩\u200d👧", "gg 👍🏽", "Tiếng Việt", "नमस्ते", "שלום and hello"])
+def test_emoji_and_every_script_are_welcome_in_the_chat(client, table, text):
+    r = client.post(f"/api/games/{table['gid']}/chat", json={"text": text, "token": table["tokens"][0]})
+    assert r.status_code == 201, r.text
+    assert r.json()["text"] == text
+
+
+def test_a_games_chat_is_bounded_per_hour_and_per_day(client, table, monkeypatch):
+    monkeypatch.setattr(chat_limits, "GAME_PER_HOUR", 12)
+    monkeypatch.setattr(chat_limits, "GAME_PER_DAY", 20)
+    gid, clock, tokens = table["gid"], table["clock"], table["tokens"]
+
+    def post(i):
+        clock.now += 5            # well within every seat's and person's rate
+        return client.post(f"/api/games/{gid}/chat", json={"text": f"m{i}", "token": tokens[i % 2]})
+
+    for i in range(12):
+        assert post(i).status_code == 201
+    before = dump(client)
+    r = post(12)
+    assert r.status_code == 429 and r.json()["reason"] == "chat_game_hour", r.text
+    assert r.json()["params"]["limit"] == 12 and r.json()["params"]["minutes"] >= 1
+    assert "at most 12 messages in an hour" in r.json()["detail"]
+    first = read(client, gid)["messages"][0]["at"]
+    assert int(r.headers["Retry-After"]) == int(first + 3600 - clock.now + 0.999)
+    assert dump(client) == before
+    # other games are not held back
+    other = create(client, table["a"])
+    assert client.post(f"/api/games/{other['id']}/chat", json={"text": "hi"}, headers=key(table["a"])).status_code == 201
+    clock.now += 3600
+    for i in range(8):
+        assert post(i).status_code == 201
+    r = post(9)
+    assert r.status_code == 429 and r.json()["reason"] == "chat_game_day", r.text
+    assert read(client, gid)["last"] == 20

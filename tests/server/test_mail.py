@@ -77,9 +77,9 @@ def confirm(client, who: dict, address: str, inbox: Inbox, n: int) -> None:
     assert r.status_code == 200 and r.json()["confirmation_sent"] is True
     _, rcpt, mail = inbox.wait(n)
     assert rcpt == [address]
-    link = re.search(r"https://vale\.example/api/people/email/confirm/(\S+)", body(mail))
+    link = re.search(r"https://vale\.example/confirm-email#code=(\S+)", body(mail))
     assert link, body(mail)
-    r = client.post(f"/api/people/email/confirm/{link.group(1)}")
+    r = client.post("/api/people/email/confirm", json={"code": link.group(1)})
     assert r.status_code == 200, r.text
     assert client.get("/api/people/me/settings", headers=key(who)).json()["email_confirmed"] is True
 
@@ -103,7 +103,7 @@ def test_without_smtp_no_mail_is_sent_and_the_settings_say_so(client):
                                                         "sound": False, "language": "de"}, headers=key(a))
     assert r.status_code == 200
     assert r.json() == {"email": "Anna@example.org", "email_confirmed": False, "email_turns": True, "sound": False,
-                        "language": "de", "email_available": False, "confirmation_sent": False}
+                        "language": "de", "email_available": False, "confirmation_sent": False, "confirmation": None}
     assert client.post("/api/people/me/settings/confirm-email", headers=key(a)).status_code == 503
     assert client.app.state.social.mailer is None
 
@@ -128,17 +128,25 @@ def test_an_address_is_confirmed_only_through_the_link_mailed_to_it(sqlite_url, 
         assert r.json()["confirmation_sent"] is True and r.json()["email_confirmed"] is False
         sender, rcpt, mail = inbox.wait(1)
         assert rcpt == ["anna@example.org"] and mail["To"] == "anna@example.org"
-        assert mail["Subject"] == "Confirm your e-mail address for Mystic Vale" and "Hello Anna" in body(mail)
+        assert mail["Subject"] == "Confirm your e-mail address for Mystic Vale"
+        # no text a stranger chose: not the name (whoever typed the address chose it)
+        assert body(mail).splitlines()[0] == "Hello," and "Anna" not in mail.as_string()
         assert a["key"] not in mail.as_string()
-        code = re.search(r"/api/people/email/confirm/(\S+)", body(mail)).group(1)
-        # opening the link shows a button; only pressing it confirms (a link preview confirms nothing)
-        page = c.get(f"/api/people/email/confirm/{code}")
-        assert page.status_code == 200 and "<form method=\"post\"" in page.text
+        # the code is in the link's fragment, never in a URL path a server logs
+        link = re.search(r"(https://vale\.example/\S+)", body(mail)).group(1)
+        assert link.startswith("https://vale.example/confirm-email#code=")
+        code = link.split("#code=")[1]
+        # the page shows a button; only its script's post confirms (a link preview confirms nothing)
+        page = c.get("/confirm-email")
+        assert page.status_code == 200 and 'id="confirm-btn"' in page.text and code not in page.text
+        assert "Confirm my address" in page.text
+        assert "Meine Adresse" in c.get("/confirm-email", headers={"Accept-Language": "de-DE,de;q=0.9"}).text
+        assert c.get(f"/api/people/email/confirm/{code}").status_code in (404, 405)   # no code in a path
         assert c.get("/api/people/me/settings", headers=key(a)).json()["email_confirmed"] is False
-        assert c.post("/api/people/email/confirm/wrong-code").status_code == 404
-        assert c.post(f"/api/people/email/confirm/{code}").status_code == 200
+        assert c.post("/api/people/email/confirm", json={"code": "wrong-code"}).status_code == 404
+        assert c.post("/api/people/email/confirm", json={"code": code}).status_code == 200
         assert c.get("/api/people/me/settings", headers=key(a)).json()["email_confirmed"] is True
-        assert c.post(f"/api/people/email/confirm/{code}").status_code == 404          # used
+        assert c.post("/api/people/email/confirm", json={"code": code}).status_code == 404          # used
         # a new address must be confirmed again; an old link does not confirm it
         c.patch("/api/people/me/settings", json={"email": "anna@example.net"}, headers=key(a))
         assert c.get("/api/people/me/settings", headers=key(a)).json()["email_confirmed"] is False
@@ -250,7 +258,7 @@ def test_a_german_speakers_mail_comes_in_german(sqlite_url, smtp):
         assert c.patch("/api/people/me/settings", json={"language": "de"}, headers=key(a)).status_code == 200
         confirm(c, a, "greta@example.org", inbox, 1)
         assert inbox.mails[0][2]["Subject"] == "Bestätige deine E-Mail-Adresse für Mystic Vale"
-        assert "Hallo Greta" in body(inbox.mails[0][2])
+        assert body(inbox.mails[0][2]).splitlines()[0] == "Hallo," and "Greta" not in body(inbox.mails[0][2])
         g = create(c, a, bots={"1": "random"}, seed=42)
         gid, token = g["id"], g["seats"][0]["token"]
         sent = lambda: any(n[3] == "sent" for n in notices(c))     # noqa: E731
@@ -319,8 +327,10 @@ def test_a_dead_smtp_server_delays_no_move(sqlite_url):
             # every move was answered while the SMTP server had not said a word
             assert hole.accepted and not hole.release.is_set()
             [hanging] = [n for n in notices(c) if n[3] == "sending"]
-            hole.close()                                # the SMTP exchange fails now: the notice is marked
-            wait_for(lambda: [n[3] for n in notices(c) if n[:3] == hanging[:3]] == ["failed"])
+            hole.close()                                # the SMTP exchange fails now: tried again later
+            mailer = c.app.state.social.mailer
+            wait_for(lambda: [n[3] for n in notices(c) if n[:3] == hanging[:3]] == ["pending"]
+                     and mailer._notice_attempts.get(tuple(hanging[:3])) == 1)
     finally:
         hole.close()
 
@@ -396,3 +406,156 @@ def test_serve_wants_a_public_url_with_smtp():
     assert r.exit_code == 2 and "--public-url" in r.output
     r = CliRunner().invoke(app, ["serve", "--smtp", "ftp://x", "--public-url", "https://vale.example/"])
     assert r.exit_code == 2 and "smtp://" in r.output
+
+
+# -- issue 22: careful e-mail ----------------------------------------------------------------------
+@pytest.mark.parametrize("address, words", [
+    ("anna@ex\u0430mple.org", "mixes scripts"),              # a Cyrillic a in a Latin domain
+    ("\u0430nna@example.org", "before the @-sign"),           # a non-ASCII local part
+    ("x@\u0440\u0430\u0443\u0440\u0430\u0456.com", "looks like the Latin"),   # Cyrillic "paypal"-alike
+    ("anna@example.org\u202e", "valid e-mail"),
+])
+def test_look_alike_and_odd_addresses_are_refused(client, address, words):
+    a = person(client, "Anna")
+    before = client.get("/api/people/me/settings", headers=key(a)).json()
+    r = client.patch("/api/people/me/settings", json={"email": address}, headers=key(a))
+    assert r.status_code == 422 and words in r.json()["detail"], r.text
+    assert client.get("/api/people/me/settings", headers=key(a)).json() == before
+
+
+def test_an_international_domain_is_kept_in_its_ascii_form(client):
+    a = person(client, "Anna")
+    r = client.patch("/api/people/me/settings", json={"email": "anna@b\u00fccher.de"}, headers=key(a))
+    assert r.status_code == 200 and r.json()["email"] == "anna@xn--bcher-kva.de"
+
+
+def _down_port() -> int:
+    return free_port()              # nothing listens there: the SMTP server is down
+
+
+def test_a_confirmation_the_smtp_server_did_not_take_is_retried_and_never_shown_as_sent(sqlite_url):
+    port = _down_port()
+    with mail_app(sqlite_url, port) as c:
+        mailer = c.app.state.social.mailer
+        mailer.backoff = (3600.0,) * 4       # the retry waits until the test makes it due
+        a = person(c, "Anna")
+        r = c.patch("/api/people/me/settings", json={"email": "anna@example.org"}, headers=key(a))
+        assert r.status_code == 200, r.text
+        assert r.json()["confirmation_sent"] is False and r.json()["confirmation"] == "retrying"
+        assert c.get("/api/people/me/settings", headers=key(a)).json()["confirmation"] == "retrying"
+        # the SMTP server is back: the retry goes out
+        inbox = Inbox()
+        controller = Controller(inbox, hostname="127.0.0.1", port=port)
+        controller.start()
+        try:
+            mailer.retry_now()
+            _, rcpt, mail = inbox.wait(1)
+            assert rcpt == ["anna@example.org"] and "confirm-email#code=" in body(mail)
+            wait_for(lambda: c.get("/api/people/me/settings", headers=key(a)).json()["confirmation"] == "sent")
+        finally:
+            controller.stop()
+
+
+def test_a_confirmation_is_given_up_after_its_attempts_and_says_so(sqlite_url):
+    with mail_app(sqlite_url, _down_port()) as c:
+        c.app.state.social.mailer.backoff = ()      # one attempt only
+        a = person(c, "Anna")
+        r = c.patch("/api/people/me/settings", json={"email": "anna@example.org"}, headers=key(a))
+        assert r.json()["confirmation_sent"] is False and r.json()["confirmation"] == "failed"
+
+
+def test_a_due_turn_notice_that_fails_is_retried_while_it_is_still_their_turn(sqlite_url):
+    port = _down_port()
+    with mail_app(sqlite_url, port) as c:
+        mailer = c.app.state.social.mailer
+        mailer.backoff = (3600.0,) * 4
+        a = person(c, "Anna")
+        people = c.app.state.social.people
+        people.save_settings(a["id"], email="anna@example.org", email_turns=True)
+        assert people.confirm_email(people.new_confirmation(a["id"], "anna@example.org"))
+        g = create(c, a, bots={"1": "random"}, seed=43)
+        gid, token = g["id"], g["seats"][0]["token"]
+        failed_once = lambda: any(n[0] == gid and mailer._notice_attempts.get(tuple(n[:3])) == 1  # noqa: E731
+                                  and n[3] == "pending" for n in notices(c))
+        for _ in range(300):                  # Anna plays until the bot hands her a turn and its mail fails
+            spec = state(c, gid)
+            if spec["observation"]["acting_player"] != 0:
+                wait_for(lambda: state(c, gid)["seq"] != spec["seq"])
+                continue
+            if any(n[0] == gid for n in notices(c)):
+                break
+            act(c, gid, token)
+        wait_for(failed_once)                 # the first attempt failed: pending again, not "failed"
+        inbox = Inbox()
+        controller = Controller(inbox, hostname="127.0.0.1", port=port)
+        controller.start()
+        try:
+            mailer.retry_now()
+            _, rcpt, mail = inbox.wait(1)
+            assert rcpt == ["anna@example.org"] and mail["Subject"].startswith("Your turn")
+            wait_for(lambda: [n[3] for n in notices(c) if n[0] == gid] == ["sent"])
+        finally:
+            controller.stop()
+
+
+def test_confirmations_are_bounded_per_client_address_and_per_recipient_a_day(sqlite_url, smtp):
+    from mysticvale.server import people as people_module
+    from mysticvale.server.people_api import CONFIRMATIONS_PER_ADDRESS
+
+    inbox, port = smtp
+    with mail_app(sqlite_url, port) as c:
+        app = c.app
+        # one client address makes people and asks for confirmations to distinct addresses
+        for i in range(CONFIRMATIONS_PER_ADDRESS + 1):
+            p = person(c, f"Sender {chr(65 + i)}")
+            r = c.patch("/api/people/me/settings", json={"email": f"x{i}@example.org"}, headers=key(p))
+            if i < CONFIRMATIONS_PER_ADDRESS:
+                assert r.status_code == 200, r.text
+            else:
+                assert r.status_code == 429 and "from this address" in r.json()["detail"]
+                assert c.get("/api/people/me/settings", headers=key(p)).json()["email"] is None
+        wait_for(lambda: len(inbox.mails) == CONFIRMATIONS_PER_ADDRESS)
+        # one recipient, from many addresses and people: at most so many a day
+        clock = [app.state.social.people.clock()]
+        app.state.social.people.clock = lambda: clock[0]
+        for i in range(people_module.CONFIRMATIONS_PER_DAY + 1):
+            other = TestClient(app, client=(f"192.0.2.{i + 1}", 5000))
+            p = person(other, f"Victim friend {chr(65 + i)}")
+            clock[0] += 3600 if i % 3 == 2 else 60      # never three an hour, as the hourly bound wants
+            r = other.patch("/api/people/me/settings", json={"email": "victim@example.org"}, headers=key(p))
+            if i < people_module.CONFIRMATIONS_PER_DAY:
+                assert r.status_code == 200, r.text
+            else:
+                assert r.status_code == 429 and "a day" in r.json()["detail"], r.text
+
+
+def test_turn_mails_to_one_address_are_bounded_per_hour(sqlite_url, smtp):
+    import time
+
+    from mysticvale.server import notify
+
+    inbox, port = smtp
+    with mail_app(sqlite_url, port) as c:
+        a = person(c, "Anna")
+        people = c.app.state.social.people
+        people.save_settings(a["id"], email="anna@example.org", email_turns=True)
+        assert people.confirm_email(people.new_confirmation(a["id"], "anna@example.org"))
+        g = create(c, a, bots={"1": "random"}, seed=43)
+        gid, token = g["id"], g["seats"][0]["token"]
+        # the address has had its most turn e-mails this hour (earlier turns of this game)
+        with engine(c).begin() as conn:
+            for i in range(notify.TURN_MAILS_PER_HOUR):
+                conn.execute(sa.text("INSERT INTO turn_notices (game_id, seat, turn, person_id, seq, due_at, state, "
+                                     "done_at) VALUES (:g, 0, :t, :p, 0, :now, 'sent', :now)"),
+                             {"g": gid, "t": 10_000 + i, "p": a["id"], "now": time.time()})
+        real = lambda: [n for n in notices(c) if n[2] < 10_000]      # noqa: E731
+        for _ in range(300):
+            spec = state(c, gid)
+            if spec["observation"]["acting_player"] != 0:
+                wait_for(lambda: state(c, gid)["seq"] != spec["seq"])
+                continue
+            if real():
+                break
+            act(c, gid, token)
+        wait_for(lambda: real() and real()[0][3] == "limited")
+        assert inbox.mails == []

@@ -28,7 +28,7 @@ def test_a_name_gives_a_secret_key_and_a_personal_link(client):
 
 
 @pytest.mark.parametrize("name, words", [
-    ("", "at least"), ("   ", "visible"), ("x" * 25, "at most 24"), ("Bob\x00", "control"), ("Bob\u202e", "control"),
+    ("", "at least"), ("   ", "visible"), ("x" * 25, "at most 24"), ("Bob\x00", "control"), ("Bob\u202e", "direction"),
     ("Tab\there", "control"), ("two\nlines", "control"), ("zero\u200bwidth", "control"), (7, "string"),
 ])
 def test_unfit_names_are_refused_and_nobody_is_made(client, name, words):
@@ -247,9 +247,9 @@ def test_every_people_and_chat_route_is_documented(sqlite_client):
         ("post", "/api/people/me/settings/confirm-email"), ("get", "/api/people/me/games"),
         ("get", "/api/people/me/games/{game_id}"), ("get", "/api/games/{game_id}/seats"),
         ("post", "/api/games/{game_id}/claim"), ("get", "/api/games/{game_id}/chat"),
-        ("post", "/api/games/{game_id}/chat"), ("get", "/api/people/email/confirm/{code}"),
-        ("post", "/api/people/email/confirm/{code}"), ("post", "/api/games/{game_id}/rematch"),
+        ("post", "/api/games/{game_id}/chat"), ("post", "/api/people/email/confirm"), ("post", "/api/games/{game_id}/rematch"),
     }
+    assert spec["paths"]["/confirm-email"]["get"]["description"]      # the page the e-mailed link opens
     for method, path in routes:
         op = spec["paths"][path][method]
         assert op.get("description") and op.get("summary"), (method, path)

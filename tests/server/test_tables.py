@@ -46,8 +46,8 @@ def test_a_table_is_named_by_its_host_or_after_its_people(client):
 
 
 @pytest.mark.parametrize("name, why", [
-    ("x" * (NAME_MAX + 1), f"at most {NAME_MAX}"), ("Anna\u202evs", "invisible"), ("a\x00b", "control"),
-    (7, "string"),
+    ("x" * (NAME_MAX + 1), f"at most {NAME_MAX}"), ("Anna\u202evs", "direction"), ("a\x00b", "control"),
+    (7, "string"), ("\u3164\u3164", "invisible"), ("Za\u0301\u0302\u0303\u0304lgo", "stack"), ("\u2605 \u2605", "visible letter"),
 ])
 def test_an_unfit_table_name_is_refused_and_nothing_is_made(client, name, why):
     anna = person(client, "Anna")

@@ -207,7 +207,11 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
 
     @app.exception_handler(GameError)
     async def _game_error(_request: Request, exc: GameError):
-        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+        body = {"detail": exc.message}
+        if getattr(exc, "reason", None):      # which rule refused it: the page says it in its language
+            body["reason"] = exc.reason
+            body["params"] = getattr(exc, "params", None) or {}
+        return JSONResponse(body, status_code=exc.status)
 
     # -- API ------------------------------------------------------------------------
     @app.get("/api/health", summary="Liveness and database check", tags=["server"],
@@ -253,9 +257,11 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         client = request.client.host if request.client else "unknown"
         creations = request.app.state.creations
         creations.check(client, bot_only, manager.storage.bot_only_games() if bot_only else None)
+        principals = (f"addr:{client}",) + ((f"person:{creator.id}",) if creator is not None else ())
         try:
             session, tokens = manager.create(body.players, body.sets, body.leaders, body.ruleset,
-                                             bots_by_seat, body.seed, house_cards=body.house_cards)
+                                             bots_by_seat, body.seed, principals=principals,
+                                             house_cards=body.house_cards)
         except house_cards.HouseCardsError as exc:
             return house_cards_refused(exc)
         creations.count(client, bot_only)
@@ -313,6 +319,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         again answers the same, with `repeated: true`."""
         with manager_of(request).use(game_id) as session:
             seat = _seat_required(session, x_seat_token or body.token)
+            session.note_actor(request.client.host if request.client else None)   # whose search it is
             applied = session.act(seat, body.action, body.seq)
             return _answer(session, seat, since, applied)
 
@@ -677,6 +684,7 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
                     if not isinstance(action, str) or not 0 < len(action) <= 200:
                         raise BadInput("'action' must be action notation such as \"push\"")
                     change = (session.act, seat, action, seq)
+                    session.note_actor(websocket.client.host if websocket.client else None)
                 async with answering:
                     applied = await loop.run_in_executor(pool, *change)
                     await websocket.send_json(applied_message(applied, ref))

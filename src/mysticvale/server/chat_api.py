@@ -41,8 +41,10 @@ def read_chat(game_id: str, request: Request,
              responses={401: {"description": "neither a seat token nor a personal key was sent"},
                         403: {"description": "not a seated player of this game (spectators only read)"},
                         404: {"description": "unknown game"},
-                        422: {"description": "empty, too long, too many lines, or control characters"},
-                        429: {"description": "too many messages too fast (see Retry-After); nothing stored"}})
+                        422: {"description": "empty or invisible, too long, too many lines, control or bidi "
+                                             "characters, stray combining marks (``reason`` says which)"},
+                        429: {"description": "too many messages too fast, or the game's chat is full for the hour "
+                                             "or the day (see Retry-After; ``reason``); nothing stored"}})
 def write_chat(game_id: str, body: ChatPost, request: Request, key: str | None = Depends(key_header),
                x_seat_token: str | None = Header(None, max_length=128, description="your seat token")) -> dict:
     """Post a message as the seat of your seat token (the `X-Seat-Token` header, or `token` in the body),
@@ -96,4 +98,7 @@ async def socket_chat(websocket: WebSocket, social: Social, game_id: str, seat: 
         error: dict[str, Any] = {"type": "error", "message": exc.message, "status": exc.status}
         if isinstance(exc, RateLimited):
             error["retry_after"] = exc.retry_after
+        if getattr(exc, "reason", None):        # which rule refused it, for the page's language
+            error["reason"] = exc.reason
+            error["params"] = getattr(exc, "params", {})
         await websocket.send_json(error)

@@ -14,7 +14,16 @@ that notice: at most one e-mail per turn.  The message names the game's players 
 links to the game (``public_url``/games/ID); it holds no key, no token and nothing hidden.
 
 **Confirmation.**  A new address gets one message with a one-time link; "your turn" e-mail goes
-only to a confirmed address, so nobody can have the server write to somebody else's.
+only to a confirmed address, so nobody can have the server write to somebody else's.  The message
+holds no text a stranger chose (no name: it greets "Hello,"), and its link carries the code in
+the URL fragment (``/confirm-email#code=...``), which browsers never send: the page reads it and
+posts it, so the code is in no access log.
+
+**Failures.**  A message the SMTP server did not take is tried again after :data:`BACKOFF` seconds
+(a confirmation in this process's memory; a turn notice goes back to ``pending`` with a later
+``due_at``), at most :data:`ATTEMPTS` times in all; the settings say a confirmation is
+``retrying`` or ``failed`` rather than sent.  A turn notice is only sent while it is still that
+person's turn, and at most :data:`TURN_MAILS_PER_HOUR` turn e-mails go to one address in an hour.
 
 Texts are in ``server/mail/<language>.toml`` (English and German), in the person's language.
 """
@@ -48,6 +57,13 @@ log = logging.getLogger("mysticvale.server.mail")
 MAIL_TEXTS = Path(__file__).resolve().parent / "mail"
 #: Longest the mailer sleeps before looking for due notices left by another process.
 SWEEP = 60.0
+#: Seconds before each new attempt of a message that failed, and how many attempts in all.
+BACKOFF = (30.0, 120.0, 480.0, 1800.0)
+ATTEMPTS = len(BACKOFF) + 1
+#: Most "your turn" e-mails to one address in an hour (more are skipped, state ``limited``).
+TURN_MAILS_PER_HOUR = 10
+#: Longest a request waits for the first attempt of its confirmation e-mail (seconds).
+FIRST_ATTEMPT_WAIT = 10.0
 
 
 @dataclass(frozen=True)
@@ -145,10 +161,29 @@ def _message(settings: MailSettings, to: str, subject: str, body: str) -> EmailM
     return msg
 
 
-def confirmation_message(settings: MailSettings, to: str, name: str, language: str | None, code: str) -> EmailMessage:
+def confirmation_link(settings: MailSettings, code: str) -> str:
+    """The confirmation page with the code in its fragment (never sent to a server, never logged)."""
+    return settings.link(f"confirm-email#code={code}")
+
+
+def confirmation_message(settings: MailSettings, to: str, language: str | None, code: str) -> EmailMessage:
+    """The confirmation e-mail: only the server's own words and the link (no name: whoever asked for
+    it chose the name, and the address may be somebody else's)."""
     t = texts(language)["confirm"]
-    link = settings.link(f"api/people/email/confirm/{code}")
-    return _message(settings, to, t["subject"], t["body"].format(name=name, link=link))
+    return _message(settings, to, t["subject"], t["body"].format(link=confirmation_link(settings, code)))
+
+
+@dataclass(eq=False)
+class Delivery:
+    """One confirmation e-mail on its way: ``state`` is "queued", "sent", "retrying" or "failed";
+    ``tried`` is set once its first attempt is over."""
+
+    person_id: str
+    message: EmailMessage
+    state: str = "queued"
+    attempts: int = 0
+    next_at: float = 0.0
+    tried: threading.Event = field(default_factory=threading.Event)
 
 
 def turn_message(settings: MailSettings, to: str, name: str, language: str | None, game_id: str,
@@ -170,7 +205,13 @@ class Mailer:
         self.engine = engine
         self.settings = settings
         self.people = people
-        self._queue: collections.deque[EmailMessage] = collections.deque()
+        self._queue: collections.deque[Delivery] = collections.deque()
+        #: The latest confirmation of each person (queued, retrying, or its outcome).
+        self._latest: dict[str, Delivery] = {}
+        self._lock = threading.Lock()
+        #: Failed attempts of each turn notice (game, seat, turn), for its backoff.
+        self._notice_attempts: dict[tuple[str, int, int], int] = {}
+        self.backoff: tuple[float, ...] = BACKOFF
         self._wake = threading.Event()
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="mysticvale-mail", daemon=True)
@@ -186,9 +227,48 @@ class Mailer:
         self._thread.join(timeout)
 
     # -- what the server asks for ---------------------------------------------------
-    def queue_confirmation(self, to: str, name: str, language: str | None, code: str) -> None:
-        self._queue.append(confirmation_message(self.settings, to, name, language, code))
+    def queue_confirmation(self, person_id: str, to: str, language: str | None, code: str) -> Delivery:
+        """Send ``person_id``'s confirmation e-mail (replacing any earlier one still waiting)."""
+        d = Delivery(person_id, confirmation_message(self.settings, to, language, code))
+        with self._lock:
+            old = self._latest.get(person_id)
+            if old is not None and old.state in ("queued", "retrying"):
+                old.state = "replaced"
+                old.tried.set()
+            self._latest[person_id] = d
+            self._queue.append(d)
         self._wake.set()
+        return d
+
+    def confirmation_state(self, person_id: str) -> str | None:
+        """How the person's latest confirmation e-mail went: "queued", "sent", "retrying", "failed"
+        (None: none since this process started)."""
+        with self._lock:
+            d = self._latest.get(person_id)
+        return d.state if d is not None else None
+
+    def retry_now(self) -> None:
+        """Make every waiting retry (confirmations and turn notices of this process) due now: for an
+        operator whose SMTP server is back, and for the tests."""
+        with self._lock:
+            for d in self._queue:
+                d.next_at = 0.0
+            keys = list(self._notice_attempts)
+        now = time.time()
+        with self.engine.begin() as conn:
+            for game_id, seat, turn in keys:
+                conn.execute(update(turn_notices).where(
+                    turn_notices.c.game_id == game_id, turn_notices.c.seat == seat, turn_notices.c.turn == turn,
+                    turn_notices.c.state == "pending").values(due_at=now))
+        self._wake.set()
+
+    def forget_confirmation(self, person_id: str) -> None:
+        """The address was confirmed, removed or changed without a new mail: stop any retry."""
+        with self._lock:
+            d = self._latest.pop(person_id, None)
+            if d is not None and d.state in ("queued", "retrying"):
+                d.state = "replaced"
+                d.tried.set()
 
     def turn_came(self, game_id: str, seat: int, turn: int, seq: int, person_id: str) -> bool:
         """Note that ``seat`` of ``game_id`` must decide in ``turn``; False if that turn already has a notice."""
@@ -206,15 +286,46 @@ class Mailer:
     def _run(self) -> None:
         while not self._closed:
             try:
-                while self._queue and not self._closed:
-                    self._deliver(self._queue.popleft(), "confirmation")
+                next_retry = self._send_confirmations()
                 next_due = self._send_due()
+                if next_retry is not None:
+                    next_due = next_retry if next_due is None else min(next_due, next_retry)
             except Exception:           # the database is away: try again at the next sweep
                 log.exception("mailer: could not read the notices")
                 next_due = None
             wait = SWEEP if next_due is None else min(SWEEP, max(0.0, next_due - time.time()))
             self._wake.wait(wait)
             self._wake.clear()
+
+    def _send_confirmations(self) -> float | None:
+        """Send the queued confirmations and those whose retry is due; returns when the next retry
+        is due (None: none waiting)."""
+        while not self._closed:
+            now = time.time()
+            with self._lock:
+                due = next((d for d in self._queue if d.state == "queued" or d.next_at <= now), None)
+                if due is None:
+                    waiting = [d.next_at for d in self._queue if d.state == "retrying"]
+                    return min(waiting) if waiting else None
+                self._queue.remove(due)
+                if due.state == "replaced":
+                    continue
+            ok = self._deliver(due.message, "confirmation")
+            with self._lock:
+                due.attempts += 1
+                if due.state == "replaced":
+                    pass
+                elif ok:
+                    due.state = "sent"
+                elif due.attempts < len(self.backoff) + 1:
+                    due.state = "retrying"
+                    due.next_at = time.time() + self.backoff[due.attempts - 1]
+                    self._queue.append(due)
+                else:
+                    due.state = "failed"
+                    log.warning("mail: gave up a confirmation e-mail after %d attempts", due.attempts)
+            due.tried.set()
+        return None
 
     def _deliver(self, message: EmailMessage, what: str) -> bool:
         try:
@@ -244,16 +355,27 @@ class Mailer:
             if not won:
                 continue                # another process has it
             outcome = self._turn_mail(n)
-            if outcome == "skipped":
-                self.counts["skipped"] += 1
+            if outcome in ("skipped", "limited"):
+                self.counts[outcome] += 1
+            values: dict[str, Any] = {"state": outcome, "done_at": time.time()}
+            if outcome == "failed":
+                tries = self._notice_attempts.get((n.game_id, n.seat, n.turn), 0) + 1
+                if tries < len(self.backoff) + 1:      # try again later (still only if it is their turn)
+                    self._notice_attempts[(n.game_id, n.seat, n.turn)] = tries
+                    values = {"state": "pending", "due_at": time.time() + self.backoff[tries - 1]}
+                else:
+                    self._notice_attempts.pop((n.game_id, n.seat, n.turn), None)
+            else:
+                self._notice_attempts.pop((n.game_id, n.seat, n.turn), None)
             with self.engine.begin() as conn:
-                conn.execute(update(turn_notices).where(*key).values(state=outcome, done_at=time.time()))
+                conn.execute(update(turn_notices).where(*key).values(**values))
         with self.engine.connect() as conn:
             return conn.execute(select(func.min(turn_notices.c.due_at)).where(turn_notices.c.state == "pending")
                                 ).scalar()
 
     def _turn_mail(self, n) -> str:
-        """Send the e-mail of notice ``n`` if it is still wanted: "sent", "skipped" or "failed"."""
+        """Send the e-mail of notice ``n`` if it is still wanted: "sent", "skipped", "limited" (the
+        address had its most turn e-mails this hour) or "failed"."""
         with self.engine.connect() as conn:
             g = conn.execute(select(games.c.seq, games.c.current_player, games.c.over, games.c.round)
                              .where(games.c.id == n.game_id)).first()
@@ -264,6 +386,13 @@ class Mailer:
             return "skipped"            # the game moved on: the person has acted, or it is over
         if holder != n.person_id or s is None or not (s.email and s.email_confirmed and s.email_turns):
             return "skipped"
+        with self.engine.connect() as conn:     # at most so many turn e-mails to one address an hour
+            recent = conn.execute(select(func.count()).select_from(turn_notices).join(
+                person_settings, person_settings.c.person_id == turn_notices.c.person_id).where(
+                person_settings.c.email == s.email, turn_notices.c.state == "sent",
+                turn_notices.c.done_at > time.time() - 3600)).scalar()
+        if recent >= TURN_MAILS_PER_HOUR:
+            return "limited"
         holders = self.people.holders(n.game_id)
         me = next((h for h in holders if h.seat == n.seat), None)
         if me is None or me.name is None:

@@ -36,8 +36,8 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import threading
 import time
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -49,7 +49,9 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from . import credentials as seat_tokens, sealing, security
+from .names import NAME_MAX, NameTaken, clean_name  # noqa: F401  (clean_name: part of this module's API)
 from .sessions import BadInput, Conflict, GameError
+from .trust import is_mixed_script, name_key, skeleton
 from .social_tables import (
     chat_messages, credentials, email_confirmations, game_creators, invitations, people, person_settings, seat_claims,
 )
@@ -57,13 +59,13 @@ from .storage import games, seats
 
 log = logging.getLogger("mysticvale.server.people")
 
-#: Longest display name, in characters, after trimming.
-NAME_MAX = 24
 #: Languages a person may choose for the interface and for e-mail.
 LANGUAGES = ("en", "de")
 #: How long an e-mail confirmation code stays valid (seconds), and how many may be sent per hour.
 CONFIRMATION_TTL = 2 * 24 * 3600
 CONFIRMATIONS_PER_HOUR = 3
+#: ... and how many one address gets in a day, whoever asks.
+CONFIRMATIONS_PER_DAY = 5
 #: Finished games listed by default (the most recent ones); unfinished games are always all listed.
 FINISHED_LISTED = 20
 
@@ -86,32 +88,34 @@ class RateLimited(GameError):
 
 
 # -- names ---------------------------------------------------------------------------
-def clean_name(raw: Any) -> str:
-    """A display name as stored: NFC, trimmed, runs of spaces made one; :class:`BadInput` if unfit.
-
-    Names are shown as text by every client.  Refused: control and invisible formatting characters
-    (they could hide or reorder what others see), nothing visible, more than :data:`NAME_MAX`.
-    """
-    if not isinstance(raw, str):
-        raise BadInput("a name must be text")
-    name = unicodedata.normalize("NFC", raw)
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            raise BadInput(f"a name cannot contain control or invisible characters (U+{ord(ch):04X})")
-    name = " ".join(name.split())          # trimmed; any run of spaces becomes one space
-    if not name:
-        raise BadInput("a name needs at least one visible character")
-    if len(name) > NAME_MAX:
-        raise BadInput(f"a name has at most {NAME_MAX} characters (this one has {len(name)})")
-    return name
+#: Serialises name changes over every server process on PostgreSQL (an advisory lock's number),
+#: so that two people cannot take look-alike names at the same moment.
+NAME_LOCK = 0x6D76_6E61
 
 
 def clean_email(raw: str) -> str:
-    """A syntactically valid e-mail address in its normal form; :class:`BadInput` if it is not one."""
+    """A valid e-mail address in its normal, ASCII form; :class:`BadInput` if it is not one.
+
+    The local part must be ASCII (no SMTPUTF8: few servers take it, and look-alike letters hide
+    there); a domain of another script must be proper IDNA, of one script per label and not a
+    look-alike of an ASCII domain (Cyrillic ``exаmple.org``).  Stored in its ASCII (Punycode) form,
+    which is what the mail goes to and what the settings show.
+    """
+    if not isinstance(raw, str) or not raw.strip():
+        raise BadInput("not a valid e-mail address: it is empty")
     try:
-        return validate_email(raw, check_deliverability=False).normalized
+        checked = validate_email(raw.strip(), check_deliverability=False, allow_smtputf8=False)
     except EmailNotValidError as exc:
         raise BadInput(f"not a valid e-mail address: {exc}") from None
+    for label in checked.domain.split("."):
+        if label.isascii():
+            continue
+        if is_mixed_script(label):
+            raise BadInput(f"not a valid e-mail address: the domain part {label!r} mixes scripts")
+        if skeleton(label).isascii():
+            raise BadInput(f"not a valid e-mail address: the domain part {label!r} looks like the Latin "
+                           f"{skeleton(label)!r}")
+    return checked.ascii_email
 
 
 # -- records -------------------------------------------------------------------------
@@ -161,16 +165,20 @@ class People:
     def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine
         self.clock = clock
+        self._names = threading.Lock()      # name changes of this process, one at a time
 
     # -- people and keys --------------------------------------------------------------
     def create(self, name: str) -> tuple[Person, str]:
-        """A new person with this name; returns the person and their personal key (shown once)."""
+        """A new person with this name; returns the person and their personal key (shown once).
+
+        :class:`NameRefused` for an unfit name, :class:`NameTaken` if it is somebody's (or looks so)."""
         name = clean_name(name)
         now = self.clock()
         person_id = secrets.token_urlsafe(12)
         key = security.new_token()
         vault = sealing.new_vault_key()
-        with self.engine.begin() as conn:
+        with self._names, self.engine.begin() as conn:
+            self._check_free(conn, name, None)
             conn.execute(insert(people).values(id=person_id, name=name, created_at=now, updated_at=now))
             cid = self._add_key(conn, person_id, key, vault, now)
         return Person(person_id, name, vault, cid), key
@@ -200,9 +208,22 @@ class People:
             return None
         return Person(row.person_id, row.name, vault, row.id)
 
+    def _check_free(self, conn: Connection, name: str, me: str | None) -> None:
+        """:class:`NameTaken` if somebody other than ``me`` has ``name`` or a name that looks like it
+        (the same :func:`.trust.name_key`).  Holds the name lock until the transaction ends."""
+        if conn.dialect.name == "postgresql":
+            conn.execute(select(func.pg_advisory_xact_lock(NAME_LOCK)))
+        key = name_key(name)
+        for row in conn.execute(select(people.c.id, people.c.name)):
+            if row.id != me and name_key(row.name) == key:
+                raise NameTaken(f"the name {name!r} is taken, or looks like one in use ({row.name!r}); "
+                                f"choose another")
+
     def rename(self, person: Person, name: str) -> Person:
+        """Give ``person`` a new name (:class:`NameRefused`, :class:`NameTaken`: nothing changed)."""
         name = clean_name(name)
-        with self.engine.begin() as conn:
+        with self._names, self.engine.begin() as conn:
+            self._check_free(conn, name, person.id)
             conn.execute(update(people).where(people.c.id == person.id).values(name=name, updated_at=self.clock()))
         return Person(person.id, name, person.vault, person.credential_id)
 
@@ -309,8 +330,8 @@ class People:
     @staticmethod
     def _new_confirmation(conn: Connection, person_id: str, email: str, now: float) -> str:
         code = secrets.token_urlsafe(24)
-        conn.execute(delete(email_confirmations).where(
-            email_confirmations.c.created_at < now - CONFIRMATION_TTL - 3600))
+        conn.execute(delete(email_confirmations).where(       # (kept a day at least: the daily count)
+            email_confirmations.c.created_at < now - max(CONFIRMATION_TTL, 86400) - 3600))
         for column, value in ((email_confirmations.c.person_id, person_id), (email_confirmations.c.email, email)):
             recent = conn.execute(select(email_confirmations.c.created_at).where(
                 column == value, email_confirmations.c.created_at > now - 3600)
@@ -318,6 +339,12 @@ class People:
             if len(recent) >= CONFIRMATIONS_PER_HOUR:
                 raise RateLimited(f"at most {CONFIRMATIONS_PER_HOUR} confirmation e-mails per hour; try again later",
                               recent[-CONFIRMATIONS_PER_HOUR] + 3600 - now)
+        day = conn.execute(select(email_confirmations.c.created_at).where(
+            email_confirmations.c.email == email, email_confirmations.c.created_at > now - 86400)
+            .order_by(email_confirmations.c.created_at)).scalars().all()
+        if len(day) >= CONFIRMATIONS_PER_DAY:      # one address, from anybody
+            raise RateLimited(f"at most {CONFIRMATIONS_PER_DAY} confirmation e-mails a day to one address; try again "
+                              f"tomorrow", day[-CONFIRMATIONS_PER_DAY] + 86400 - now)
         conn.execute(insert(email_confirmations).values(
             code_digest=security.token_digest(code), person_id=person_id, email=email, created_at=now,
             expires_at=now + CONFIRMATION_TTL))

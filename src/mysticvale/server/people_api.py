@@ -25,10 +25,12 @@ from fastapi.security import APIKeyHeader
 from . import outage
 from .limits import StrictJSONRoute, receive_client_message
 
-from .notify import MailSettings
+from . import people as people_module
+from .notify import FIRST_ATTEMPT_WAIT, MailSettings
+from .notify import texts as mail_texts
 from .people import FINISHED_LISTED, NeedsKey, Person, RateLimited, clean_name
 from .people_schemas import (
-    ClaimOut, ClaimRequest, MyGame, MyGames, NewPerson, PersonOut, PersonWithKey, Rename, SeatsOut, SettingsIn,
+    ClaimOut, ClaimRequest, ConfirmEmail, MyGame, MyGames, NewPerson, PersonOut, PersonWithKey, Rename, SeatsOut, SettingsIn,
     SettingsOut,
 )
 from .sessions import BadInput, Conflict, Forbidden, GameError, NotFound, SessionManager, TokenEnded, Unavailable
@@ -64,6 +66,8 @@ router = APIRouter(tags=["people"], route_class=StrictJSONRoute)   # NaN, Infini
 #: New people per client address per :data:`PEOPLE_WINDOW` seconds (default of
 #: :attr:`Limits.people_per_10min`, ``mysticvale serve --people-per-10min``).
 PEOPLE_PER_ADDRESS, PEOPLE_WINDOW = 20, 600.0
+#: Confirmation e-mails one client address may ask for in an hour (over all the people it made).
+CONFIRMATIONS_PER_ADDRESS = 6
 #: Seconds a person's WebSocket has to send its key.
 HELLO_TIMEOUT = 10.0
 #: Seconds the lobby socket gathers changes before it sends the rows of the games that changed.
@@ -78,13 +82,20 @@ def install(app: FastAPI, *, mail: MailSettings | None = None, public_url: str |
 
     app.state.social_config = {"mail": mail, "public_url": public_url}
     app.state.people_limiter = _AddressLimiter(people_per_window, PEOPLE_WINDOW)
+    app.state.confirmation_limiter = _AddressLimiter(CONFIRMATIONS_PER_ADDRESS, 3600.0,
+                                                     "too many confirmation e-mails from this address this hour; "
+                                                     "try again later")
     app.include_router(router)
     app.include_router(chat_api.router)
     app.description = (app.description or "") + DESCRIPTION
 
     @app.exception_handler(RateLimited)
     async def _too_many(_request: Request, exc: RateLimited):
-        return JSONResponse({"detail": exc.message}, status_code=429, headers={"Retry-After": str(exc.retry_after)})
+        body = {"detail": exc.message}
+        if getattr(exc, "reason", None):
+            body["reason"] = exc.reason
+            body["params"] = getattr(exc, "params", {})
+        return JSONResponse(body, status_code=429, headers={"Retry-After": str(exc.retry_after)})
 
 
 def start(app: FastAPI, storage: Storage, manager: SessionManager) -> Social:
@@ -207,20 +218,31 @@ def after_rematch(request: Request, old_id: str, new_id: str, seat: int, respons
 class _AddressLimiter:
     """At most ``limit`` events per client address in ``window`` seconds (this process)."""
 
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit, self.window = limit, window
+    def __init__(self, limit: int, window: float,
+                 message: str = "too many new names from this address; try again later") -> None:
+        self.limit, self.window, self.message = limit, window, message
         self._events: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
 
     def take(self, address: str) -> None:
+        """Count one event of ``address``; :class:`RateLimited` (nothing counted) past the limit."""
+        self.check(address)
+        self.count(address)
+
+    def check(self, address: str) -> None:
+        """:class:`RateLimited` if ``address`` has had its most events in the window."""
         now = time.monotonic()
         with self._lock:
             q = self._events.setdefault(address, deque())
             while q and q[0] <= now - self.window:
                 q.popleft()
             if len(q) >= self.limit:
-                raise RateLimited("too many new names from this address; try again later", q[0] + self.window - now)
-            q.append(now)
+                raise RateLimited(self.message, q[0] + self.window - now)
+
+    def count(self, address: str) -> None:
+        """Count one event of ``address`` (after :meth:`check`, once it happened)."""
+        with self._lock:
+            self._events.setdefault(address, deque()).append(time.monotonic())
             if len(self._events) > 10_000:      # forget idle addresses
                 for a in [a for a, d in self._events.items() if not d]:
                     del self._events[a]
@@ -251,10 +273,32 @@ def _rows(request: Request | WebSocket, person: Person, **kw: Any) -> list[dict[
     return meeting_api.decorate_rows(request, rows)
 
 
-def _settings_out(social: Social, person_id: str, sent: bool = False) -> dict[str, Any]:
+def _settings_out(social: Social, person_id: str, delivery: Any = None) -> dict[str, Any]:
     s = social.people.settings(person_id)
+    mailer = social.mailer
+    state = None
+    if mailer is not None and s.email and not s.email_confirmed:
+        state = mailer.confirmation_state(person_id)
     return {"email": s.email, "email_confirmed": s.email_confirmed, "email_turns": s.email_turns, "sound": s.sound,
-            "language": s.language, "email_available": social.mailer is not None, "confirmation_sent": sent}
+            "language": s.language, "email_available": mailer is not None,
+            "confirmation_sent": delivery is not None and delivery.state == "sent",
+            "confirmation": state if state in ("queued", "sent", "retrying", "failed") else None}
+
+
+def _send_confirmation(request: Request, person_id: str, email: str, language: str | None, code: str):
+    """Queue the confirmation e-mail and wait (a little) for its first attempt: the answer says
+    whether it went out, never that it did when the SMTP server refused it."""
+    delivery = social_of(request).mailer.queue_confirmation(person_id, email, language, code)
+    delivery.tried.wait(FIRST_ATTEMPT_WAIT)
+    return delivery
+
+
+def _confirmations_from(request: Request) -> Any:
+    """:class:`RateLimited` past the confirmation e-mails one client address may ask for; returns
+    the function that counts one (call it once the e-mail is made)."""
+    limiter, address = request.app.state.confirmation_limiter, request.client.host if request.client else "?"
+    limiter.check(address)
+    return lambda: limiter.count(address)
 
 
 _AUTH = {401: {"description": "no personal key sent"}, 403: {"description": "a personal key that is nobody's"}}
@@ -262,7 +306,10 @@ _AUTH = {401: {"description": "no personal key sent"}, 403: {"description": "a p
 
 # -- people -----------------------------------------------------------------------------
 @router.post("/api/people", status_code=201, response_model=PersonWithKey, summary="Pick a name",
-             responses={422: {"description": "an unfit name"}, 429: {"description": "too many new names"}})
+             responses={409: {"description": "the name is somebody's, or looks like one in use (reason: name_taken)"},
+                        422: {"description": "an unfit name (reason: invisible, bidi, marks, no_letter, too_long, "
+                                             "reserved)"},
+                        429: {"description": "too many new names"}})
 def create_person(body: NewPerson, request: Request) -> dict:
     """Make a person with this display name.  The answer holds the secret personal key, shown only
     this once: the browser keeps it and sends it as `X-Player-Key`.  The personal `link` restores the
@@ -281,7 +328,8 @@ def get_me(person: Person = Depends(me)) -> dict:
 
 
 @router.patch("/api/people/me", response_model=PersonOut, summary="Change my name",
-              responses={**_AUTH, 422: {"description": "an unfit name"}})
+              responses={**_AUTH, 409: {"description": "the name is somebody's, or looks like one in use"},
+                         422: {"description": "an unfit name"}})
 def rename(body: Rename, request: Request, person: Person = Depends(me)) -> dict:
     """A new display name, shown at every seat you hold."""
     social = social_of(request)
@@ -338,10 +386,19 @@ def patch_settings(body: SettingsIn, request: Request, person: Person = Depends(
     changes = {k: getattr(body, k) for k in ("email", "email_turns", "sound", "language") if k in given}
     if changes.get("email_turns") is None and "email_turns" in changes:
         raise BadInput("email_turns is true or false")
+    old = social.people.settings(person.id)
+    mails = social.mailer is not None and "email" in changes and changes["email"] and \
+        people_module.clean_email(changes["email"]) != old.email
+    counted = _confirmations_from(request) if mails else None
     settings, code = social.people.save_settings(person.id, confirm=social.mailer is not None, **changes)
+    delivery = None
     if code is not None:
-        social.mailer.queue_confirmation(settings.email, person.name, settings.language, code)
-    return _settings_out(social, person.id, code is not None)
+        if counted is not None:
+            counted()
+        delivery = _send_confirmation(request, person.id, settings.email, settings.language, code)
+    elif social.mailer is not None and settings.email != old.email:
+        social.mailer.forget_confirmation(person.id)       # no address now: nothing to retry
+    return _settings_out(social, person.id, delivery)
 
 
 @router.post("/api/people/me/settings/confirm-email", response_model=SettingsOut, summary="Send the link again",
@@ -356,37 +413,50 @@ def resend_confirmation(request: Request, person: Person = Depends(me)) -> dict:
     s = social.people.settings(person.id)
     if not s.email or s.email_confirmed:
         raise Conflict("there is no unconfirmed e-mail address to confirm")
+    counted = _confirmations_from(request)
     code = social.people.new_confirmation(person.id, s.email)
-    social.mailer.queue_confirmation(s.email, person.name, s.language, code)
-    return _settings_out(social, person.id, True)
+    counted()
+    delivery = _send_confirmation(request, person.id, s.email, s.language, code)
+    return _settings_out(social, person.id, delivery)
 
 
-_CONFIRM_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport"
-content="width=device-width"><title>Mystic Vale</title><body style="font-family:sans-serif;max-width:32em;margin:3em auto">
-{content}</body></html>"""
+_CONFIRM_PAGE = """<!doctype html><html lang="{lang}"><meta charset="utf-8"><meta name="viewport"
+content="width=device-width"><title>Mystic Vale: {title}</title>
+<body style="font-family:sans-serif;max-width:32em;margin:3em auto;padding:0 1em">
+<h1>Mystic Vale</h1><main id="confirm-email" data-done="{done}" data-unknown="{unknown}" data-no-code="{no_code}"
+data-failed="{failed}"><p id="confirm-text">{ask}</p><button type="button" id="confirm-btn">{button}</button></main>
+<script type="module" src="/static/js/confirmemail.js"></script></body></html>"""
 
 
-@router.get("/api/people/email/confirm/{code}", response_class=HTMLResponse, summary="Confirmation page",
-            tags=["people"])
-def confirm_page(code: str) -> HTMLResponse:
-    """The page an e-mailed confirmation link opens: one button confirms (a link preview that only
-    fetches the page confirms nothing)."""
-    safe = html.escape(code, quote=True)
-    return HTMLResponse(_CONFIRM_PAGE.format(content=(
-        "<h1>Mystic Vale</h1><p>Confirm that you want e-mails from Mystic Vale at this address?</p>"
-        f'<form method="post" action="{safe}"><button type="submit">Confirm my address</button></form>')))
+def page_language(request: Request) -> str:
+    """The first language of the request's ``Accept-Language`` that the mail texts have (else English)."""
+    for part in (request.headers.get("accept-language") or "").split(","):
+        lang = part.split(";")[0].strip().lower()[:2]
+        if lang in ("en", "de"):
+            return lang
+    return "en"
 
 
-@router.post("/api/people/email/confirm/{code}", response_class=HTMLResponse, summary="Confirm an address",
+@router.get("/confirm-email", response_class=HTMLResponse, summary="Confirmation page", tags=["people"])
+def confirm_page(request: Request) -> HTMLResponse:
+    """The page an e-mailed confirmation link opens (`/confirm-email#code=...`: the code is in the
+    fragment, which browsers never send, so it is in no access log).  Its script reads the code and
+    removes it from the address bar; one button posts it (a link preview confirms nothing)."""
+    lang = page_language(request)
+    t = mail_texts(lang)["page"]
+    return HTMLResponse(_CONFIRM_PAGE.format(lang=lang, **{k: html.escape(v, quote=True) for k, v in t.items()}))
+
+
+@router.post("/api/people/email/confirm", summary="Confirm an address", tags=["people"],
              responses={404: {"description": "unknown or expired code, or the address changed since"}})
-def confirm_email(code: str, request: Request) -> HTMLResponse:
-    """Use the one-time code of a confirmation e-mail."""
-    ok = social_of(request).people.confirm_email(code)
-    text = ("Your address is confirmed. You can close this page." if ok else
-            "This link is unknown, used or expired, or the address was changed since. Ask for a new link in the "
-            "settings.")
-    return HTMLResponse(_CONFIRM_PAGE.format(content=f"<h1>Mystic Vale</h1><p>{text}</p>"),
-                        status_code=200 if ok else 404)
+def confirm_email(body: ConfirmEmail, request: Request) -> dict:
+    """Use the one-time code of a confirmation e-mail (sent in the body, never in a URL)."""
+    social = social_of(request)
+    ok = social.people.confirm_email(body.code)
+    if not ok:
+        raise NotFound("this code is unknown, used or expired, or the address was changed since; ask for a new "
+                       "link in the settings")
+    return {"confirmed": True}
 
 
 # -- my games ---------------------------------------------------------------------------

@@ -53,7 +53,18 @@ class SettingsOut(BaseModel):
     language: str | None
     email_available: bool = Field(description="this server sends e-mail (it runs with --smtp); without it no e-mail "
                                               "is ever sent, whatever the settings say")
-    confirmation_sent: bool = Field(False, description="this request mailed a confirmation link to the new address")
+    confirmation_sent: bool = Field(False, description="this request mailed a confirmation link to the new address "
+                                                       "(the SMTP server took it)")
+    confirmation: Literal["queued", "sent", "retrying", "failed"] | None = Field(
+        None, description="how the latest confirmation e-mail to the unconfirmed address went: queued, sent, "
+                          "retrying (the SMTP server did not take it; tried again later) or failed (given up: ask "
+                          "for the link again); null: none")
+
+
+class ConfirmEmail(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    code: str = Field(min_length=1, max_length=128, description="the code of the confirmation link (its #code=...)")
 
 
 class Player(BaseModel):

@@ -291,6 +291,24 @@ class GameSession:
         self.rematch_id: str | None = None
         #: When the game was created (its first turn's time in the log; restore() sets the stored one).
         self.created_at = time.time()
+        #: Whom its searching bots search for (the scheduler's shares, issue 22): the creator's
+        #: client address and person, and the address that played in it last.  A game known only
+        #: from the database (a restart) counts as its own until somebody plays in it.
+        self.creator_principals: tuple[str, ...] = (f"game:{game_id}",)
+        self.actor_principal: str | None = None
+        #: When a request or socket last used the game (the manager's clock), and whether its
+        #: searching bot waits for somebody to come back (kept by the manager).
+        self.seen_at = 0.0
+        self.bot_parked = False
+
+    @property
+    def principals(self) -> tuple[str, ...]:
+        return self.creator_principals + ((self.actor_principal,) if self.actor_principal else ())
+
+    def note_actor(self, address: str | None) -> None:
+        """A person played in the game from client ``address``: its searches count for them too."""
+        if address:
+            self.actor_principal = f"addr:{address}"
 
     @property
     def bot_only(self) -> bool:
@@ -726,6 +744,11 @@ class SessionManager:
     that memory bound: there is never a second copy of a game.
     """
 
+    #: A game with a human seat whose last request or socket is older than this (seconds) and
+    #: that nobody uses now is *unattended*: its searching bots wait until somebody is back.  Long
+    #: enough for the bots to reach the next person's turn after somebody played and left.
+    ABSENT_AFTER = 120.0
+
     def __init__(self, storage: Storage, *, allow_seed: bool = False, bot_workers: int = 2,
                  max_cached: int = 256, max_live: int = 4096, max_think: float = DEFAULT_MAX_THINK,
                  bot_threads: int = 2, coordinator=None, scheduler=None) -> None:
@@ -747,6 +770,9 @@ class SessionManager:
         # Catching up with other processes' records reads the database: off the listener's thread.
         self._sync = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mysticvale-sync")
         self._closed = False
+        #: The clock of attendance (seconds; tests may move it) and how long a game stays attended.
+        self.clock: Callable[[], float] = time.monotonic
+        self.absent_after = self.ABSENT_AFTER
         self.coordinator.start(self)
         #: Called with the session and ``local`` (False: a change another server process made) after every change of a game, after its bots are kicked (issue 15:
         #: people's live game lists and "your turn" e-mails).  A listener must return quickly and
@@ -755,11 +781,14 @@ class SessionManager:
 
     # -- sessions ----------------------------------------------------------------------
     def create(self, players: int, sets: list[str], leaders: bool, ruleset: str, bots: dict[int, str],
-               seed: int | None = None, house_cards: str | None = None) -> tuple[GameSession, dict[int, str]]:
+               seed: int | None = None, principals: tuple[str, ...] = (),
+               house_cards: str | None = None) -> tuple[GameSession, dict[int, str]]:
         """Create and store a game; returns the session and the token of each human seat.
 
-        ``house_cards``: the text of the host's card-values file, checked by
-        :func:`house_cards.check` (which raises :class:`house_cards.HouseCardsError` with every problem)."""
+        ``principals``: whom its searching bots search for (see :mod:`.scheduler`): the creating
+        client's address and person, as ``"addr:..."`` and ``"person:..."``.  ``house_cards``: the
+        text of the host's card-values file, checked by :func:`house_cards.check` (which raises
+        :class:`house_cards.HouseCardsError` with every problem)."""
         if seed is not None and not self.allow_seed:
             raise BadInput("choosing the seed is disabled on this server (start it with --allow-seed)")
         for s, spec in bots.items():
@@ -783,6 +812,9 @@ class SessionManager:
         self.storage.create_game(game_id, config, [(x.seat, x.digest, x.bot) for x in seats], game.to_json(),
                                  _summary(game))
         session = GameSession(game_id, config, seats, game, self.storage, 0, [], self._after_change)
+        if principals:
+            session.creator_principals = tuple(principals)
+        session.seen_at = self.clock()
         session.users = 1               # held until its first bot move (if any) is queued
         with self._lock:
             self._sessions[game_id] = session
@@ -814,17 +846,24 @@ class SessionManager:
         if not isinstance(game_id, str) or not 0 < len(game_id) <= 64:
             raise NotFound(f"no game with id {str(game_id)[:64]!r}")
         while True:
+            wake = False
             with self._lock:
                 s = self._sessions.get(game_id)
                 if s is not None:
                     s.users += 1
+                    s.seen_at = self.clock()
                     self._sessions.move_to_end(game_id)
-                    return s
-                pending = self._loading.get(game_id)
-                loader = pending is None
-                if loader:
-                    self._make_room()
-                    pending = self._loading[game_id] = _Loading()
+                    wake = s.bot_parked
+                else:
+                    pending = self._loading.get(game_id)
+                    loader = pending is None
+                    if loader:
+                        self._make_room()
+                        pending = self._loading[game_id] = _Loading()
+            if s is not None:
+                if wake:
+                    self.kick(s)        # somebody is back: the parked bot plays on
+                return s
             if not loader:
                 pending.done.wait()     # another request is loading it: take the same session
                 continue
@@ -841,6 +880,7 @@ class SessionManager:
             with self._lock:
                 del self._loading[game_id]
                 s.users = 1
+                s.seen_at = self.clock()
                 self._sessions[game_id] = s
                 self._evict_idle()
             pending.done.set()
@@ -881,6 +921,10 @@ class SessionManager:
                         raise
                     return self._rematch_started(old, self.get(game_id))
                 session = GameSession(game_id, config, seats, game, self.storage, 0, [], self._after_change)
+                if not old.creator_principals[0].startswith("game:"):
+                    session.creator_principals = old.creator_principals    # searched for the same people
+                session.actor_principal = old.actor_principal
+                session.seen_at = self.clock()
                 session.users = 1       # held until its first bot move (if any) is queued, as in create
                 with self._lock:
                     self._sessions[game_id] = session
@@ -1010,9 +1054,21 @@ class SessionManager:
             except Exception:
                 log.exception("game %s: a change listener failed", session.id)
 
+    def attended(self, session: GameSession) -> bool:
+        """Whether somebody attends the game: a bot-only game always counts as attended (its bots
+        are bounded apart); else a request or socket uses it now (besides its own bot move) or used
+        it within :attr:`absent_after` seconds."""
+        if session.bot_only or self.coordinator.shared:
+            # Several processes: the one that runs the bots does not see the others' requests and
+            # sockets, so it cannot tell; the fair shares still hold.
+            return True
+        in_use = session.users - (1 if session.bot_busy else 0)
+        return in_use > 0 or self.clock() - session.seen_at < self.absent_after
+
     def kick(self, session: GameSession, claim: bool = True) -> None:
         """Queue the session's next bot move if a bot is to act, none is queued, and this process
-        runs the game's bots (``claim``: take them on if no process does)."""
+        runs the game's bots (``claim``: take them on if no process does).  A searching bot of a
+        game nobody attends is parked instead, until a request or socket uses the game again."""
         if self._closed or session.bot_busy:
             return
         spec = session.bot_spec_to_move()
@@ -1020,19 +1076,41 @@ class SessionManager:
             return
         if not (self.coordinator.claim(session.id) if claim else self.coordinator.owns(session.id)):
             return                      # another process runs this game's bots
+        search = is_search_bot(spec)
         with self._lock:
             if self._closed or session.bot_busy:
                 return
+            if search and not self.attended(session):
+                if not session.bot_parked:
+                    session.bot_parked = True
+                    self.scheduler.note_parked(session.id, session.principals)
+                return
+            session.bot_parked = False
             # (The caller holds the session, so it is in memory.)  The queued move holds it too.
             session.bot_busy = True
             session.users += 1
         try:
             self.scheduler.submit(session.id, lambda think: self._bot_move(session, think),
-                                  search=is_search_bot(spec), ordinary=not session.bot_only)
+                                  search=search, ordinary=not session.bot_only, principals=session.principals,
+                                  present=lambda: self.attended(session), park=lambda: self._park(session))
         except RuntimeError:            # the scheduler is shut down
             with self._lock:
                 session.bot_busy = False
             self.release(session)
+
+    def _park(self, session: GameSession) -> None:
+        """(On a scheduler worker.)  The queued move of a game nobody attends was dropped: its bot
+        waits until somebody uses the game (:meth:`acquire` kicks it again)."""
+        with self._lock:
+            session.bot_busy = False
+            session.bot_parked = True
+            # (the dropped move still holds the session: it is not one of the people)
+            back = session.users > 1 or self.clock() - session.seen_at < self.absent_after
+        try:
+            if back:                    # somebody came back just now: no need to wait for the next
+                self.kick(session)
+        finally:
+            self.release(session)       # the dropped move's hold
 
     def _bot_move(self, session: GameSession, think) -> None:
         """(On a scheduler worker.)  One bot move, then the session queues again behind other games."""

@@ -37,10 +37,12 @@ from sqlalchemy.engine import Connection, Engine
 
 from .meeting_tables import game_tables
 from .people import _holders, _insert_new
+from .names import NameRefused
 from .results import rating_of
 from .sessions import BadInput, Conflict, TooMany
 from .social_tables import game_creators, invitations, people, seat_claims
 from .storage import games
+from .trust import Untrusted, check_characters, has_visible
 
 #: Longest table name, in characters, after trimming.
 NAME_MAX = 40
@@ -66,12 +68,15 @@ def clean_table_name(raw: Any) -> str | None:
     if not isinstance(raw, str):
         raise BadInput("a table name must be text")
     name = unicodedata.normalize("NFC", raw)
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            raise BadInput(f"a table name cannot contain control or invisible characters (U+{ord(ch):04X})")
+    try:        # the rules of display names (issue 22): nothing invisible, no bidi, no stacked marks
+        check_characters(name, allow=" ", what="a table name")
+    except Untrusted as exc:
+        raise NameRefused(exc.reason, exc.message) from None
     name = " ".join(name.split())
     if not name:
         return None
+    if not has_visible(name, letters_only=True):
+        raise NameRefused("no_letter", "a table name needs at least one visible letter or digit")
     if len(name) > NAME_MAX:
         raise BadInput(f"a table name has at most {NAME_MAX} characters (this one has {len(name)})")
     return name

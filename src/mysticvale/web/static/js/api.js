@@ -1,5 +1,7 @@
 // HTTP with plain error messages.
 
+import { has, t } from "./i18n.js";
+
 /** The server's message from an error response body, as one readable line. */
 export function errorText(status, body) {
   if (body && typeof body === "object") {
@@ -40,8 +42,21 @@ export async function api(method, path, payload, { token, key } = {}) {
   if (!resp.ok) {
     const err = new Error(errorText(resp.status, body));
     err.status = resp.status;
+    if (body && typeof body === "object" && typeof body.reason === "string") {
+      err.reason = body.reason;
+      err.params = body.params && typeof body.params === "object" ? body.params : {};
+    }
     err.body = body;              // (the whole answer: e.g. a house-cards file's `problems`)
     throw err;
   }
   return body;
+}
+
+/** Why the server refused, in the page's language: the message `refusal.<reason>` when the answer
+ *  named its rule (an error with `.reason`, from api() or a socket's error message), else the
+ *  server's own (English) words. */
+export function refusalText(e) {
+  const reason = e && e.reason;
+  if (typeof reason === "string" && has(`refusal.${reason}`)) return t(`refusal.${reason}`, e.params || {});
+  return (e && e.message) || "";
 }

@@ -10,7 +10,7 @@
 
 import { h } from "./dom.js";
 import { t, playerName, language } from "./i18n.js";
-import { api } from "./api.js";
+import { api, refusalText } from "./api.js";
 import { load, save } from "./storage.js";
 import { onSeats } from "./seats.js";
 import { T } from "./state.js";
@@ -259,8 +259,8 @@ async function sendMessage() {
     add([m]);
   } catch (e) {
     // The text stays in the box, so nothing typed is lost.
-    C.error = e.status === 429 ? t("chat.slow_down")
-      : e.status === 422 ? t("chat.refused", { why: e.message })
+    C.error = e.status === 429 ? (e.reason ? t("chat.refused", { why: refusalText(e) }) : t("chat.slow_down"))
+      : e.status === 422 ? t("chat.refused", { why: refusalText(e) })
         : e.status === 403 || e.status === 401 ? t("chat.not_seated")
           : t("chat.failed", { why: e.message || t("chat.no_answer") });
   } finally {

@@ -68,6 +68,12 @@ const SHAPES = {
   leader: `<circle cx="12" cy="12" r="11" fill="#b58a12"/><path d="M5 16.5 6.5 8l3.5 3.5L12 6l2 5.5L17.5 8 19 16.5Z" fill="#fff6cc"/>`,
   token_up: `<circle cx="12" cy="12" r="11" fill="${C.mana}" stroke="#163a70"/><path d="M12 5.5 17 10 12 18.5 7 10Z" fill="#cfe0fa"/>`,
   token_down: `<circle cx="12" cy="12" r="11" fill="#b9b4a8" stroke="#6d6a60"/><circle cx="12" cy="12" r="6" fill="none" stroke="#6d6a60" stroke-width="1.5"/>`,
+  // a bot's seat: a robot's head, drawn by the table and never part of a name (issue 22)
+  bot: `<rect x="3.5" y="7" width="17" height="13" rx="3.5" fill="#3d4f63" stroke="#1c2733"/>
+        <path d="M12 7V3.5" stroke="#1c2733" stroke-width="1.6"/><circle cx="12" cy="3" r="1.8" fill="#e0a800" stroke="#1c2733" stroke-width=".8"/>
+        <circle cx="8.6" cy="12.5" r="2.1" fill="#9fe3ff"/><circle cx="15.4" cy="12.5" r="2.1" fill="#9fe3ff"/>
+        <path d="M8.5 16.8h7" stroke="#9fe3ff" stroke-width="1.5" stroke-linecap="round"/>
+        <path d="M3.5 12H1.8M20.5 12h1.7" stroke="#1c2733" stroke-width="1.6"/>`,
   star: `<path d="M12 1.8l3 6.4 7 .8-5.2 4.8 1.4 7L12 17.3l-6.2 3.5 1.4-7L2 9l7-.8Z" fill="#e0a800" stroke="#7a5c00" stroke-width=".8"/>`,
   deck: `<rect x="5" y="2" width="14" height="19" rx="2" fill="#35503e" stroke="#1c2b21"/><rect x="3" y="4" width="14" height="19" rx="2" fill="#3c5a46" stroke="#1c2b21"/>
          <path d="M10 8.5l2.5 4.5L10 17.5 7.5 13Z" fill="#c9dcb0"/>`,
@@ -90,7 +96,7 @@ export const LEGEND = [
   ...["mana", "growth", "decay", "vp", "curse", "guardian", "animal", "forest", "sky", "wild", "any"]
     .map((k) => [k, `symbol.${k}`, `legend.${k}`]),
   ...TRIGGERS.map((k) => [k, `trigger.${k}`, `help.keyword.${k}`]),
-  ...["legendary", "eclipse", "longwise", "covered", "leader", "token_up", "token_down", "star", "used"]
+  ...["legendary", "eclipse", "longwise", "covered", "leader", "token_up", "token_down", "star", "bot", "used"]
     .map((k) => [k, `marker.${k}`, `legend.${k}`]),
 ];
 

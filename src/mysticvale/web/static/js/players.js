@@ -11,7 +11,7 @@ import { offer } from "./widgets.js";
 import { scoreEstimate } from "./numbers.js";
 import { stat, drawPileCount } from "./field.js";
 import { T } from "./state.js";
-import { seatInfo, anyClaimed, namedByBot } from "./seats.js";
+import { seatInfo, anyClaimed, namedByBot, botBadge } from "./seats.js";
 import { helpFooter } from "./help.js";
 import { personAt, personLink, ratingBadge } from "./tablename.js";
 
@@ -104,6 +104,7 @@ function playerRow(ctx, p, { onDeck, onField, onVales }) {
   return h("div", { class: `player${acting ? " current" : ""}${me ? " me" : ""}`,
     dataset: { seat: p.seat, decay: p.decay, vp: p.vp_tokens } },
   h("div", { class: "player-head" },
+    bot ? botBadge(bot) : null,
     h("strong", { class: "pname", title: bot ? t("seats.bot_title", { bot }) : null }, nameOf(p.seat), me ? ` ${t("player.you")}` : ""),
     ratingOf(p.seat),
     bot && !namedByBot(p.seat) ? h("span", { class: "bot-tag", title: t("player.bot_title", { bot }) }, t("player.bot", { bot })) : null,

@@ -4,6 +4,7 @@
 
 import { h, s, $ } from "./dom.js";
 import { t } from "./i18n.js";
+import { refusalText } from "./api.js";
 import { person, rename, replaceKey, signOutEverywhere, personalLink, getSettings, patchSettings, resendConfirmation, keyRefused } from "./people.js";
 import {
   notificationPermission, notificationsOn, askNotifications, setNotifications, setSound, soundOn, chime,
@@ -158,7 +159,7 @@ function nameSection(p) {
       showName();
       msg.say(t("people.renamed", { name: me.name }));
     } catch (e) {
-      if (!refused(e)) msg.say(t("people.name_failed", { why: e.message }), "warn");
+      if (!refused(e)) msg.say(t("people.name_failed", { why: refusalText(e) }), "warn");
     }
   });
   return h("div", { class: "profile-part" }, h("h3", {}, t("people.your_name")), form, msg);
@@ -273,9 +274,14 @@ function emailRows(st) {
     state.replaceChildren();
     if (!x.email) return;
     if (x.email_confirmed) { state.append(t("notify.email_confirmed", { email: x.email })); return; }
-    state.append(t(x.confirmation_sent ? "notify.email_sent" : "notify.email_unconfirmed", { email: x.email }), " ",
+    // Sent only when the SMTP server took it; else it is tried again later, or was given up.
+    const said = x.confirmation_sent || x.confirmation === "sent" ? "notify.email_sent"
+      : x.confirmation === "retrying" || x.confirmation === "queued" ? "notify.email_retrying"
+        : x.confirmation === "failed" ? "notify.email_not_sent" : "notify.email_unconfirmed";
+    state.classList.toggle("warn", said === "notify.email_retrying" || said === "notify.email_not_sent");
+    state.append(t(said, { email: x.email }), " ",
       h("button", { type: "button", class: "small", id: "email-resend", onclick: async () => {
-        try { showState(await resendConfirmation()); } catch (e) { if (!refused(e)) msg.say(t("notify.save_failed", { why: e.message }), "warn"); }
+        try { showState(await resendConfirmation()); } catch (e) { if (!refused(e)) msg.say(t("notify.save_failed", { why: refusalText(e) }), "warn"); }
       } }, t("notify.email_resend")));
   };
   showState(st);

@@ -5,6 +5,8 @@
 // where they said "Player 1".  Names are shown as text only (textContent), never as markup.
 
 import { api } from "./api.js";
+import { h } from "./dom.js";
+import { icon } from "./icons.js";
 import { t, has, setSeatNames } from "./i18n.js";
 
 /** [{seat, bot, name, open, claimed}], by seat. */
@@ -75,6 +77,15 @@ export function nameAt(seat) {
   if (s.name) return s.name;
   if (s.bot) return botLabel(s.bot, seat);
   return null;
+}
+
+/** The mark of a bot's seat, shown before its label wherever the table names seats: an icon in a
+ *  dark badge, which no name can produce (names are text), so a person named like a bot is never
+ *  taken for one (issue 22). */
+export function botBadge(bot) {
+  const kind = String(bot || "").split(":")[0];
+  const label = t("seats.bot_title", { bot: has(`seats.bot_kind.${kind}`) ? t(`seats.bot_kind.${kind}`) : kind });
+  return h("span", { class: "bot-badge", title: label, role: "img", "aria-label": label }, icon("bot", { size: "1.05em" }));
 }
 
 /** Whether `seat`'s name is its bot's label (the players panel then needs no bot tag). */

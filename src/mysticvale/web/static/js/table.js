@@ -17,7 +17,7 @@ import { actionButton, setHandlers } from "./widgets.js";
 import { fieldPanel } from "./field.js";
 import { commonsPanel } from "./commons.js";
 import { playersPanel, botOf } from "./players.js";
-import { namedByBot } from "./seats.js";
+import { namedByBot, botBadge } from "./seats.js";
 import { logList, summaryBox } from "./log.js";
 import { chooserDialog, settingsDialog, legendDialog, deckDialog, discardDialog, valesDialog } from "./dialogs.js";
 import { endDialog } from "./endscreen.js";
@@ -578,7 +578,7 @@ function topBar(o, v, mine) {
     h("span", { class: "top-where" }, h("span", { class: "round" }, t("top.round", { n: o.round })),
       o.over ? null : [h("span", { class: "sep" }, " · "), h("span", { class: "phase" }, t(`phase.${o.phase}`))]),
     h("span", { class: "sep sep-where" }, " · "),
-    h("strong", { id: "whose", class: mine ? "mine" : "" }, who),
+    h("strong", { id: "whose", class: mine ? "mine" : "" }, bot && !o.over && !mine ? botBadge(bot) : null, who),
     h("span", { class: "sep sep-pool" }, " · "),
     h("span", { id: "vp-pool", title: t("top.vp_pool_title") }, icon("vp"), " ", t("top.vp_pool", { n: o.vp_pool })),
     o.end_triggered && !o.over ? h("span", { class: "warn" }, " · ", t("top.last_round")) : null,

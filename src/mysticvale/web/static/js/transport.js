@@ -233,7 +233,12 @@ export class Connection {
     this[name] = null;
     clearTimeout(p.timer);
     if (value) p.resolve(value);
-    else p.reject(Object.assign(new Error(error.message || ""), { status: error.status ?? 0 }));
+    else {
+      p.reject(Object.assign(new Error(error.message || ""), {
+        status: error.status ?? 0, reason: typeof error.reason === "string" ? error.reason : undefined,
+        params: error.params && typeof error.params === "object" ? error.params : {},
+      }));
+    }
   }
 
   /** Write `text` in the chat as `seat`; resolves with the stored message {n, seat, name, text, at},

@@ -5,6 +5,7 @@
 import { h, $ } from "./dom.js";
 import { t, playerName, list } from "./i18n.js";
 import { banner } from "./banner.js";
+import { refusalText } from "./api.js";
 import {
   personKey, forgetPerson, createPerson, whoAmI, keyRefused, getMyGame, claimSeat, seatsOf,
 } from "./people.js";
@@ -50,7 +51,7 @@ export function askName({ heading = t("people.welcome"), intro = t("people.welco
         await createPerson(name);
         resolve();
       } catch (e) {
-        error.textContent = t("people.name_failed", { why: e.message });
+        error.textContent = t("people.name_failed", { why: refusalText(e) });
         error.hidden = false;
         button.disabled = false;
       }
@@ -143,6 +144,7 @@ function offerOpenSeats(id, seats) {
         resolve(res.token);
       } catch (e) {
         button.disabled = false;
+        if (e.reason) { show(t("people.name_failed", { why: refusalText(e) })); return; }   // the name was refused
         if (e.status !== 409) { show(t("people.claim_failed", { why: e.message })); return; }
         // somebody else was quicker: show the seats as they are now
         const now = await seatsOf(id).catch(() => null);
