@@ -482,6 +482,9 @@ def test_a_due_turn_notice_that_fails_is_retried_while_it_is_still_their_turn(sq
             if spec["observation"]["acting_player"] != 0:
                 wait_for(lambda: state(c, gid)["seq"] != spec["seq"])
                 continue
+            # Before Anna acts, the change listener has seen the bot hand her this turn (it keeps only a
+            # game's latest change: had she acted first, it would see her move and note no notice).
+            assert c.app.state.social.wait_idle(PATIENCE)
             if any(n[0] == gid for n in notices(c)):
                 break
             act(c, gid, token)
