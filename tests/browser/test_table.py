@@ -164,7 +164,14 @@ def test_other_players_turns_play_back_one_step_at_a_time(page, server, animatio
         elif page.locator("#field .sleeve-target").count():
             page.click("#field .sleeve-target >> nth=0")
         else:
-            page.click("#finish")                 # End Harvest, then Finish Turn
+            # End Harvest, then Finish Turn.  After Finish Turn the turn is over, however fast the bots
+            # then play theirs (without playback my next turn may already be on screen).
+            ending = page.locator("#finish").inner_text().strip() == "Finish Turn"
+            page.click("#finish")
+            wait_seq_change(page, before)
+            if ending:
+                break
+            continue
         wait_seq_change(page, before)
     else:
         raise AssertionError("my turn did not end")

@@ -20,7 +20,7 @@ def test_the_server_collects_with_a_servers_thresholds(sqlite_url):
     try:
         gc.set_threshold(700, 10, 10)
         with TestClient(create_app(sqlite_url)) as client:
-            assert client.get("/api/health").json() == {"ok": True}
+            assert client.get("/api/health").json() == {"ok": True, "database": "ok"}
             assert gc.get_threshold() == SERVING_THRESHOLDS
             assert SERVING_THRESHOLDS[0] >= 10_000 and gc.isenabled()
     finally:
