@@ -65,7 +65,7 @@ def test_the_host_loads_house_cards_and_every_seat_is_told(browser, server, shot
     try:
         pg.goto(server + "/")
         pg.wait_for_selector("#name-panel")
-        pg.fill("#person-name", "Anna")
+        pg.fill("#person-name", f"Host {locale} {size}")
         pg.click("#name-btn")
         pg.wait_for_selector("#create-form #house-file")
         assert M["house.legend"] in pg.inner_text("#create-form")

@@ -55,7 +55,7 @@ def _my_seat(page) -> str:
 
 
 def test_the_token_leaves_the_address_a_used_invitation_says_so_and_sign_out_everywhere(browser, server, shot_dir):
-    status, anna = _req("POST", server + "/api/people", {"name": "Anna"})
+    status, anna = _req("POST", server + "/api/people", {"name": "Agnes"})
     assert status == 201
     status, game = _req("POST", server + "/api/games", {"players": 2, "seed": 71},
                         {"X-Player-Key": anna["key"]})
@@ -69,7 +69,7 @@ def test_the_token_leaves_the_address_a_used_invitation_says_so_and_sign_out_eve
         devices.append((ctx, ben_errors))
         ben.goto(invitation)
         ben.wait_for_selector("#name-panel")
-        ben.fill("#person-name", "Ben")
+        ben.fill("#person-name", "Bert")
         ben.click("#name-btn")
         assert _my_seat(ben) == "1"
         assert ben.url == f"{server}/games/{gid}"          # the token read, and gone from the address
@@ -127,7 +127,7 @@ def test_the_token_leaves_the_address_a_used_invitation_says_so_and_sign_out_eve
         phone.wait_for_selector("#name-panel #name-error:not([hidden])")
         screenshot(phone, shot_dir / "signed-out-de-phone.png")
         # the German panel offers it too
-        phone.fill("#person-name", "Ben")
+        phone.fill("#person-name", "Bodo")
         phone.click("#name-btn")
         phone.wait_for_selector("#create-form")
         phone.click("#person-btn")
