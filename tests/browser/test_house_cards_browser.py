@@ -15,29 +15,17 @@ import pytest
 
 from browser_helpers import MY_TURN, open_tab, screenshot
 
-from mysticvale.cards.catalogue import builtin_path
+from house_files import BASE, with_value
 
 pytestmark = pytest.mark.browser
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "mysticvale" / "web" / "static"
 MESSAGES = {lang: json.loads((STATIC / "messages" / f"{lang}.json").read_text()) for lang in ("en", "de")}
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
-BASE = builtin_path("base").read_text(encoding="utf-8")
 
 
-def _with(text: str, card: str, field: str, value: str) -> tuple[str, int]:
-    """``text`` with ``field = value`` in the table of ``card``; (new text, the line of its name)."""
-    lines = text.splitlines()
-    at = next(i for i, line in enumerate(lines) if line.strip() == f'name = "{card}"')
-    for i in range(at, len(lines)):
-        if lines[i].startswith(f"{field} ="):
-            lines[i] = f"{field} = {value}"
-            return "\n".join(lines) + "\n", at + 1
-    raise AssertionError(f"{card} has no {field}")
-
-
-GOOD, _ = _with(BASE, "Stag", "cost", "9")
-BAD, BAD_LINE = _with(GOOD, "Seedling", "level", "7")
+GOOD, _ = with_value(BASE, "Stag", "cost", "9")
+BAD, BAD_LINE = with_value(GOOD, "Seedling", "level", "7")
 
 
 @pytest.fixture

@@ -15,27 +15,16 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from house_files import BASE, with_value
 from mysticvale.cards.catalogue import builtin_path
 from mysticvale.server import create_app
 from mysticvale.server import house_cards
 
-BASE = builtin_path("base").read_text(encoding="utf-8")
-
-
-def _with(text: str, card: str, field: str, value: str) -> tuple[str, int]:
-    """``text`` with ``field = value`` in the table of ``card``; (new text, that line's number)."""
-    lines = text.splitlines()
-    at = next(i for i, line in enumerate(lines) if line.strip() == f'name = "{card}"')
-    for i in range(at, len(lines)):
-        if lines[i].startswith(f"{field} ="):
-            lines[i] = f"{field} = {value}"
-            return "\n".join(lines) + "\n", at + 1
-    raise AssertionError(f"{card} has no {field}")
 
 
 #: The base game with Stag at 9 mana and Calm Weather at 1.
-HOUSE, STAG_LINE = _with(BASE, "Stag", "cost", "9")
-HOUSE, _ = _with(HOUSE, "Calm Weather", "cost", "1")
+HOUSE, STAG_LINE = with_value(BASE, "Stag", "cost", "9")
+HOUSE, _ = with_value(HOUSE, "Calm Weather", "cost", "1")
 
 
 def _games(client) -> int:
@@ -68,8 +57,8 @@ def test_a_good_file_is_checked_and_says_which_values_differ(sqlite_client):
 
 
 def test_every_problem_is_reported_on_its_line(sqlite_client):
-    bad, line = _with(BASE, "Stag", "level", "7")
-    bad, line2 = _with(bad, "Seedling", "cost", '"cheap"')
+    bad, line = with_value(BASE, "Stag", "level", "7")
+    bad, line2 = with_value(bad, "Seedling", "cost", '"cheap"')
     r = sqlite_client.post("/api/house-cards/check", json={"sets": ["base"], "text": bad})
     assert r.status_code == 422, r.text
     problems = r.json()["problems"]
@@ -92,7 +81,7 @@ def test_every_problem_is_reported_on_its_line(sqlite_client):
 
 
 def test_a_file_with_problems_creates_no_game(sqlite_client):
-    bad, line = _with(BASE, "Stag", "level", "7")
+    bad, line = with_value(BASE, "Stag", "level", "7")
     r = _create(sqlite_client, bad)
     assert r.status_code == 422 and r.json()["problems"][0]["line"] == line, r.text
     assert _games(sqlite_client) == 0
