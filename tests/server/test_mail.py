@@ -557,6 +557,7 @@ def test_turn_mails_to_one_address_are_bounded_per_hour(sqlite_url, smtp):
             if spec["observation"]["acting_player"] != 0:
                 wait_for(lambda: state(c, gid)["seq"] != spec["seq"])
                 continue
+            assert c.app.state.social.wait_idle(PATIENCE)     # the bot's handover seen before she acts
             if real():
                 break
             act(c, gid, token)
