@@ -107,7 +107,8 @@ def test_every_card_of_every_set_is_worded_in_the_pages_language(browser, server
     ctx, pg, errors = _page(browser, "desktop", locale)
     try:
         pg.goto(server + "/")
-        pg.wait_for_function(f"document.documentElement.lang === '{locale[:2]}'")
+        # (not documentElement.lang: the page's <html lang="en"> is there before its English messages)
+        pg.wait_for_function(f"document.documentElement.dataset.messages === '{locale[:2]}'")
         cards = pg.evaluate(WORDS_OF_EVERY_CARD, "/api/catalogue/" + "+".join(ALL_SETS))
     finally:
         ctx.close()

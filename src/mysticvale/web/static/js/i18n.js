@@ -27,6 +27,8 @@ export async function loadMessages(language = "en") {
   }
   plural = new Intl.PluralRules(lang);
   document.documentElement.lang = lang;
+  // <html lang="en"> is there before any message is: this says the messages are (tests wait on it)
+  document.documentElement.dataset.messages = lang;
 }
 
 /** Use these messages directly (tests). */
