@@ -2,6 +2,14 @@
 observe() and legal_actions() on positions from greedy-vs-greedy games.
 
     .venv/bin/python benchmarks/bench_search.py --positions 12 --think 0.5
+    .venv/bin/python benchmarks/bench_search.py --positions 12 --engine native
+
+``--engine native`` measures the same positions (found by the Python engine's greedy games)
+loaded into the native core (``Game.from_json(..., engine="native")``).  It leaves the
+ISMCTS rows out: the ISMCTS bot is Python's, and it reads ``game.state`` in its loop, which
+a native game builds from its save, so its figure would measure that, not a search.  Its
+``legal_actions_us`` is the Rust side's list of the position (computed there once per
+position) turned into ``Action`` values: the generation itself is not measured again.
 """
 
 from __future__ import annotations
@@ -43,6 +51,8 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--engine", choices=("python", "native"), default="python",
+                    help="the engine the positions are measured in (default python)")
     args = ap.parse_args()
 
     from mysticvale.bots import SeatView
@@ -52,6 +62,12 @@ def main() -> None:
 
     settle()     # as the arena does before it plays
     pos = positions(args.positions, args.seed)
+    if args.engine == "native":
+        import mysticvale as mv
+        if not mv.native_available():
+            from mysticvale.engine.native import unavailable_reason
+            ap.error(f"--engine native: {unavailable_reason()}")
+        pos = [mv.Game.from_json(g.to_json(), engine="native") for g in pos]
     rng = Rng(3)
     costs = {"clone_us": [], "determinize_us": [], "observe_us": [], "legal_actions_us": [], "to_json_us": []}
     for g in pos:
@@ -66,16 +82,18 @@ def main() -> None:
         costs["legal_actions_us"].append(per_call_us(legal, 300))
         costs["to_json_us"].append(per_call_us(g.to_json, 50))
     iters = []
-    for i, g in enumerate(pos):
+    for i, g in enumerate(pos if args.engine == "python" else []):
         bot = ISMCTS(seed=i, think=args.think)
         t0 = time.perf_counter()
         bot.act(SeatView(g, g.current_player))
         el = time.perf_counter() - t0
         iters.append(bot.last["iterations"] / el)
     out = {k: round(sum(v) / len(v), 1) for k, v in costs.items()}
-    out["ismcts_iterations_per_s"] = round(sum(iters) / len(iters), 1)
-    out["ismcts_iterations_per_s_min"] = round(min(iters), 1)
-    out["ismcts_iterations_per_s_max"] = round(max(iters), 1)
+    if iters:
+        out["ismcts_iterations_per_s"] = round(sum(iters) / len(iters), 1)
+        out["ismcts_iterations_per_s_min"] = round(min(iters), 1)
+        out["ismcts_iterations_per_s_max"] = round(max(iters), 1)
+    out["engine"] = args.engine
     out["positions"] = len(pos)
     out["think"] = args.think
     from mysticvale import _compiled

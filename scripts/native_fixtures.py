@@ -65,10 +65,39 @@ def midgame_save(actions: int = 60) -> str:
     return game.to_json()
 
 
+#: The leader set-ups written (``leader_setups.json``): set lists with leaders x player counts,
+#: each with a rule set, a seed of another shape and ``finish_turn`` on or off.
+LEADER_SETUP_SETS = (("base", "twilight_garden"), ("base", "vale_of_magic", "twilight_garden"))
+
+
+def leader_setups() -> dict:
+    """``new_game(..., leaders=True)`` saves (set up, leaders dealt, the first choice open),
+    and the message for leaders without Twilight Garden, for the native set-up's test."""
+    import mysticvale as mv
+
+    cases = []
+    k = 0
+    for sets in LEADER_SETUP_SETS:
+        for players in (2, 3, 4):
+            for ruleset in ("yucata", "english", "german"):
+                seed, finish_turn = SEEDS[k % len(SEEDS)], k % 2 == 1
+                k += 1
+                game = mv.new_game(players=players, seed=seed, sets=sets, ruleset=ruleset, leaders=True,
+                                   finish_turn=finish_turn)
+                cases.append({"sets": "+".join(sets), "players": players, "ruleset": ruleset,
+                              "seed": str(seed), "finish_turn": finish_turn, "save": game.to_json()})
+    try:
+        mv.new_game(players=2, seed=1, sets=("base",), leaders=True)
+    except ValueError as e:
+        refused = {"sets": "base", "players": 2, "seed": "1", "message": str(e)}
+    return {"cases": cases, "refused": [refused]}
+
+
 def fixtures() -> dict[str, str]:
     """File name -> text of every fixture."""
     out = {"rng_vectors.json": json.dumps(rng_vectors(), indent=1, ensure_ascii=False) + "\n"}
     out["save_base_midgame.json"] = midgame_save()
+    out["leader_setups.json"] = json.dumps(leader_setups(), indent=1, ensure_ascii=False) + "\n"
     for sets in CATALOGUE_SETS:
         out[f"catalogue_{'+'.join(sets)}.json"] = native_catalogue.table_json_for(sets) + "\n"
     return out

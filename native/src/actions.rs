@@ -172,7 +172,15 @@ impl fmt::Display for Notation {
 
 /// Notation of a card id (`#7`, Python's `card_ref`).
 pub fn card_ref(card: u16) -> String {
-    format!("#{card}")
+    let mut out = String::with_capacity(6);
+    out.push('#');
+    crate::zones::push_int(&mut out, i64::from(card));
+    out
+}
+
+/// [`card_ref`] as an action's argument word.
+pub fn card_word(card: u16) -> Box<str> {
+    card_ref(card).into_boxed_str()
 }
 
 #[cfg(test)]

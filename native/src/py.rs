@@ -15,10 +15,12 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 use crate::actions::{InvalidAction, Notation};
 use crate::catalogue::{self, Catalogue};
 use crate::errors::{self, py_repr};
+use crate::pyjson::J;
 use crate::rng::{Rng, Seed, Stream};
 use crate::sleeve;
 
 pyo3::import_exception!(mysticvale.errors, CatalogueError);
+pyo3::import_exception!(mysticvale.errors, IllegalActionError);
 pyo3::import_exception!(mysticvale.errors, InvalidActionError);
 pyo3::import_exception!(mysticvale.errors, SaveError);
 
@@ -345,6 +347,55 @@ fn save_round_trip(catalogue: &PyCatalogue, text: &str) -> PyResult<String> {
 #[pyclass(name = "State", module = "mysticvale._native")]
 struct PyState {
     inner: crate::state::State,
+    /// The legal actions of `inner`, computed once per position (`None`: not yet).
+    legal: Option<Vec<Notation>>,
+}
+
+impl PyState {
+    fn of(inner: crate::state::State) -> PyState {
+        PyState { inner, legal: None }
+    }
+
+    /// Change the game by `f` on a copy, kept only if `f` succeeds (an error or a panic leaves
+    /// the game as it was); the legal actions are computed anew afterwards.
+    fn change<T>(&mut self, f: impl FnOnce(&mut crate::state::State) -> PyResult<T>) -> PyResult<T> {
+        let mut next = self.inner.clone();
+        let out = guarded(|| f(&mut next))?;
+        self.inner = next;
+        self.legal = None;
+        Ok(out)
+    }
+
+    /// The legal actions now, computed once per position.
+    fn legal_now(&mut self) -> PyResult<&[Notation]> {
+        if self.legal.is_none() {
+            let st = &self.inner;
+            self.legal = Some(guarded(|| Ok(crate::flow::legal_for_phase(st)))?);
+        }
+        Ok(self.legal.as_deref().unwrap_or_default())
+    }
+
+    /// A seat number of this game, or `ValueError` with Python's message.
+    fn seat(&self, seat: i64) -> PyResult<u8> {
+        let n = self.inner.players.len();
+        u8::try_from(seat)
+            .ok()
+            .filter(|&p| usize::from(p) < n)
+            .ok_or_else(|| PyValueError::new_err(format!("no seat {seat} in a {n}-player game")))
+    }
+}
+
+/// Read a Python `Rng.states` dict (stream name -> state) as the native streams.
+fn stream_states(states: &Bound<'_, PyDict>) -> PyResult<Vec<(Stream, u64)>> {
+    let mut out = Vec::with_capacity(states.len());
+    for (k, v) in states.iter() {
+        let name: String = k.extract()?;
+        let value: u64 = v.extract().map_err(|_| {
+            PyValueError::new_err(format!("the state of random stream {} is not a 64-bit unsigned int", py_repr(&name)))
+        })?;
+        out.push((Stream::from_name(&name), value));
+    }
+    Ok(out)
 }
 
 #[pymethods]
@@ -354,7 +405,7 @@ impl PyState {
     fn from_json(catalogue: &PyCatalogue, text: &str) -> PyResult<PyState> {
         let cat = catalogue.inner.clone();
         guarded(|| match crate::serialize::loads(cat, text) {
-            Ok(inner) => Ok(PyState { inner }),
+            Ok(inner) => Ok(PyState::of(inner)),
             Err(e) => Err(SaveError::new_err(e.0)),
         })
     }
@@ -364,13 +415,21 @@ impl PyState {
         guarded(|| Ok(crate::serialize::dumps(&self.inner)))
     }
 
+    /// The save's text with only the events from number `since` on (the lockstep
+    /// harness: events are only ever appended, so comparing each step's new events and
+    /// the rest of the save is comparing the whole save, without writing the whole log
+    /// again at every step).
+    fn to_json_since(&self, since: usize) -> PyResult<String> {
+        let mut st = self.inner.clone();
+        guarded(|| {
+            st.events.drain(..since.min(st.events.len()));
+            Ok(crate::serialize::dumps(&st))
+        })
+    }
+
     /// A seat's score by source (`Game.score_breakdown`).
     fn score_breakdown<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyDict>> {
-        let n = self.inner.players.len();
-        let p = u8::try_from(seat)
-            .ok()
-            .filter(|&p| usize::from(p) < n)
-            .ok_or_else(|| PyValueError::new_err(format!("no seat {seat} in a {n}-player game")))?;
+        let p = self.seat(seat)?;
         let b = guarded(|| Ok(crate::scoring::breakdown(&self.inner, p)))?;
         let d = PyDict::new(py);
         d.set_item("vp_tokens", b.vp_tokens)?;
@@ -396,33 +455,404 @@ impl PyState {
         guarded(|| Ok(crate::scoring::winners(&self.inner).into_iter().map(u32::from).collect()))
     }
 
+    /// The seat that must act now (None once the game is over).
+    #[getter]
+    fn current_player(&self) -> Option<u8> {
+        crate::flow::acting_player(&self.inner)
+    }
+
+    /// The phase (`Game.phase`).
+    #[getter]
+    fn phase(&self) -> &'static str {
+        crate::game::phase(&self.inner)
+    }
+
+    /// Every action legal now, as notation, in the Python engine's order.
+    fn legal_actions(&mut self) -> PyResult<Vec<String>> {
+        Ok(self.legal_now()?.iter().map(ToString::to_string).collect())
+    }
+
+    /// Every action legal now as `(verb, args)`, in the Python engine's order (what
+    /// `Action(verb, tuple(args))` is built from).
+    fn legal_parts(&mut self) -> PyResult<Vec<(&'static str, Vec<String>)>> {
+        Ok(self.legal_now()?.iter().map(|n| (n.verb.word(), n.args.iter().map(|a| a.to_string()).collect())).collect())
+    }
+
+    /// Apply an action given as notation (`Game.apply_action`): `InvalidActionError` for
+    /// text that is not notation, `IllegalActionError` for an action not legal now; either
+    /// way, and on a bug, the game is unchanged.
+    fn apply_action(&mut self, py: Python<'_>, action: &str) -> PyResult<()> {
+        let notation = action.parse::<Notation>().map_err(|e| invalid_action(py, &e))?;
+        let legal = self.legal_now()?.to_vec();
+        self.change(|next| crate::game::apply_action(next, &notation, &legal).map_err(IllegalActionError::new_err))
+    }
+
+    /// Apply the `index`-th of the legal actions now (the order of `legal_actions`):
+    /// the facade's fast path once Python has found the action among them. `IndexError`
+    /// if there is no such action; the game is then, and on a bug, unchanged.
+    fn apply_index(&mut self, index: usize) -> PyResult<()> {
+        let legal = self.legal_now()?;
+        let Some(action) = legal.get(index).cloned() else {
+            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "no legal action {index}: {} are legal now",
+                legal.len()
+            )));
+        };
+        self.change(|next| {
+            next.history.push(action.to_string().into());
+            crate::flow::apply_action(next, &action);
+            Ok(())
+        })
+    }
+
+    /// Why an action (notation) is not legal now, in `IllegalActionError`'s words
+    /// (`Game._why_illegal`).
+    fn why_illegal(&mut self, py: Python<'_>, action: &str) -> PyResult<String> {
+        let notation = action.parse::<Notation>().map_err(|e| invalid_action(py, &e))?;
+        let legal = self.legal_now()?.to_vec();
+        let st = &self.inner;
+        guarded(|| Ok(crate::game::why_illegal(st, &notation, &legal)))
+    }
+
+    /// The number of players.
+    #[getter]
+    fn players(&self) -> usize {
+        self.inner.players.len()
+    }
+
+    /// The round (`State.round`).
+    #[getter]
+    fn round(&self) -> i64 {
+        self.inner.round
+    }
+
+    /// Turns begun so far (`State.turn_number`).
+    #[getter]
+    fn turn_number(&self) -> i64 {
+        self.inner.turn_number
+    }
+
+    /// VP tokens left in the pool (`State.vp_pool`).
+    #[getter]
+    fn vp_pool(&self) -> i64 {
+        self.inner.vp_pool
+    }
+
+    /// Every action applied so far, as notation (`Game.history`).
+    #[getter]
+    fn history(&self) -> Vec<String> {
+        self.inner.history.iter().map(|a| a.to_string()).collect()
+    }
+
+    /// The events logged so far.
+    #[getter]
+    fn event_count(&self) -> usize {
+        self.inner.events.len()
+    }
+
+    /// The winners as the game stands, over or not (`scoring.winners`).
+    fn winners_now(&self) -> PyResult<Vec<u32>> {
+        guarded(|| Ok(crate::scoring::winners(&self.inner).into_iter().map(u32::from).collect()))
+    }
+
+    /// Set up a new game (the twin of `new_game` once Python has checked its options and
+    /// resolved the catalogue): `ValueError` with Python's messages for an unknown rule set,
+    /// a player count outside 2-4 or leaders the catalogue cannot deal.
+    #[staticmethod]
+    #[pyo3(signature = (catalogue, ruleset, players, seed, leaders = false, finish_turn = false))]
+    fn new_game(
+        catalogue: &PyCatalogue,
+        ruleset: &str,
+        players: i64,
+        seed: &Bound<'_, PyAny>,
+        leaders: bool,
+        finish_turn: bool,
+    ) -> PyResult<PyState> {
+        let rs = crate::rulesets::get_ruleset(ruleset).map_err(PyValueError::new_err)?;
+        let seed = seed_of(seed)?;
+        let players = u8::try_from(players)
+            .map_err(|_| PyValueError::new_err(format!("Mystic Vale is for 2 to 4 players, not {players}")))?;
+        let cat = catalogue.inner.clone();
+        guarded(|| {
+            crate::game::new_game(cat, rs, players, seed, leaders, finish_turn)
+                .map(PyState::of)
+                .map_err(PyValueError::new_err)
+        })
+    }
+
+    /// Run only the next scheduled step (no run loop), for step-by-step comparisons with
+    /// the Python engine; its kind, or None when no step waits.
+    fn run_one_step(&mut self) -> PyResult<Option<String>> {
+        self.change(|next| {
+            let Some(s) = next.steps.pop() else { return Ok(None) };
+            crate::registry::run_step(next, &s);
+            Ok(Some(s.kind.to_string()))
+        })
+    }
+
+    /// Apply an action given as notation without checking it and without running the
+    /// steps that follow: the open decision's (or the phase's) own work only, for
+    /// step-by-step comparisons with the Python engine. The action is recorded in the
+    /// history first, as `apply_action` does.
+    fn apply_only(&mut self, py: Python<'_>, action: &str) -> PyResult<()> {
+        let notation = action.parse::<Notation>().map_err(|e| invalid_action(py, &e))?;
+        self.change(|next| {
+            next.history.push(notation.to_string().into());
+            crate::flow::apply_without_run(next, &notation);
+            Ok(())
+        })
+    }
+
     /// Is the game over?
     fn is_over(&self) -> bool {
         self.inner.over
     }
 
-    /// A copy (`Game.clone`).
+    /// A copy (`Game.clone`), its legal actions known if these are.
     fn clone(&self) -> PyState {
-        PyState { inner: self.inner.clone() }
+        PyState { inner: self.inner.clone(), legal: self.legal.clone() }
+    }
+
+    /// What `seat` may know (None: a spectator) as Python objects, the Python engine's
+    /// observation (`Game.observe`); `ValueError` for a seat the game does not have.
+    #[pyo3(signature = (seat))]
+    fn observe<'py>(&self, py: Python<'py>, seat: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+        let viewer = seat.map(|s| self.seat(s)).transpose()?;
+        let obs = guarded(|| Ok(crate::observation::observe(&self.inner, viewer)))?;
+        to_py(py, &obs)
+    }
+
+    /// The readable event log from event `since` on as `seat` may see it (`Game.log`).
+    #[pyo3(signature = (seat, since = 0))]
+    fn log<'py>(&self, py: Python<'py>, seat: Option<i64>, since: i64) -> PyResult<Bound<'py, PyAny>> {
+        let log = guarded(|| Ok(crate::observation::visible_log(&self.inner, seat, since)))?;
+        to_py(py, &log)
     }
 
     /// A full state consistent with what `viewer` knows (None: a spectator), everything
     /// hidden from it resampled from `Rng(seed)`'s `stream` (`Game.determinize`).
     #[pyo3(signature = (viewer, seed, stream = "determinize"))]
     fn determinize(&self, viewer: Option<i64>, seed: &Bound<'_, PyAny>, stream: &str) -> PyResult<PyState> {
-        let n = self.inner.players.len();
-        let viewer = match viewer {
-            None => None,
-            Some(v) => Some(
-                u8::try_from(v)
-                    .ok()
-                    .filter(|&p| usize::from(p) < n)
-                    .ok_or_else(|| PyValueError::new_err(format!("no seat {v} in a {n}-player game")))?,
-            ),
-        };
+        let viewer = viewer.map(|v| self.seat(v)).transpose()?;
         let mut rng = Rng::new(seed_of(seed)?);
         let stream = Stream::from_name(stream);
-        guarded(|| Ok(PyState { inner: crate::determinize::determinize(&self.inner, viewer, &mut rng, &stream) }))
+        guarded(|| Ok(PyState::of(crate::determinize::determinize(&self.inner, viewer, &mut rng, &stream))))
+    }
+
+    /// [`determinize`](Self::determinize) drawing from a Python `Rng` as it stands (its
+    /// seed and its `states`): the sampled state, and the generator's states after the
+    /// draws, to write back into the Python `Rng` (so it goes on as Python's would).
+    #[pyo3(signature = (viewer, seed, states, stream = "determinize"))]
+    fn determinize_from<'py>(
+        &self,
+        py: Python<'py>,
+        viewer: Option<i64>,
+        seed: &Bound<'py, PyAny>,
+        states: &Bound<'py, PyDict>,
+        stream: &str,
+    ) -> PyResult<(PyState, Bound<'py, PyDict>)> {
+        let viewer = viewer.map(|v| self.seat(v)).transpose()?;
+        let mut rng = Rng::with_states(seed_of(seed)?, stream_states(states)?);
+        let stream = Stream::from_name(stream);
+        let out = guarded(|| Ok(PyState::of(crate::determinize::determinize(&self.inner, viewer, &mut rng, &stream))))?;
+        let after = PyDict::new(py);
+        for (name, v) in rng.sorted_states() {
+            after.set_item(name, v)?;
+        }
+        Ok((out, after))
+    }
+}
+
+/// The observation of `seat` (None: a spectator) as `json.dumps(observe(...),
+/// sort_keys=True)` text (`Game.observe`), for comparison with the Python engine; a
+/// `ValueError` for a seat the game does not have.
+#[pyfunction]
+#[pyo3(signature = (state, seat))]
+fn observe_json(state: &PyState, seat: Option<i64>) -> PyResult<String> {
+    let n = state.inner.players.len();
+    let viewer = match seat {
+        None => None,
+        Some(s) => Some(
+            u8::try_from(s)
+                .ok()
+                .filter(|&p| usize::from(p) < n)
+                .ok_or_else(|| PyValueError::new_err(format!("no seat {s} in a {n}-player game")))?,
+        ),
+    };
+    guarded(|| Ok(crate::observation::observe(&state.inner, viewer).dumps()))
+}
+
+/// The readable event log from event `since` on as `seat` may see it (`Game.log`), as
+/// `json.dumps(..., sort_keys=True)` text.
+#[pyfunction]
+#[pyo3(signature = (state, seat, since = 0))]
+fn log_json(state: &PyState, seat: Option<i64>, since: i64) -> PyResult<String> {
+    guarded(|| Ok(crate::observation::visible_log(&state.inner, seat, since).dumps()))
+}
+
+/// A JSON value as the Python objects `json.loads` would give for its text (dicts in the
+/// value's key order, which dict equality ignores).
+fn to_py<'py>(py: Python<'py>, v: &J) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        J::Null => py.None().into_bound(py),
+        J::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        J::Int(i) => i.into_pyobject(py)?.into_any(),
+        J::BigInt(t) => py.get_type::<PyInt>().call1((&**t,))?,
+        J::Str(t) => PyString::new(py, t).into_any(),
+        J::List(items) => {
+            let out = PyList::empty(py);
+            for x in items {
+                out.append(to_py(py, x)?)?;
+            }
+            out.into_any()
+        }
+        J::Map(pairs) => {
+            let out = PyDict::new(py);
+            for (k, x) in pairs {
+                out.set_item(&**k, to_py(py, x)?)?;
+            }
+            out.into_any()
+        }
+        J::Raw(t) => py.import("json")?.call_method1("loads", (&**t,))?,
+    })
+}
+
+/// Play games `indices` of an arena run between native bots without returning to Python
+/// for a decision (`bots/batch.rs`, the twin of `bots/arena.py` `play_game`): `specs` names
+/// one bot per entry of the bot list, `seed` is the arena seed. Each record is a dict as
+/// `play_game` returns it (`history` besides, the actions played, when asked). The GIL is
+/// released while the games are played. `ValueError` for a bot the native core does not
+/// have, a rule set it does not know or not one bot per seat.
+#[pyfunction]
+#[pyo3(signature = (catalogue, ruleset, players, seed, specs, indices, max_rounds = 100, history = false))]
+#[allow(clippy::too_many_arguments)] // the arena's options, as play_game takes them
+fn play_games<'py>(
+    py: Python<'py>,
+    catalogue: &PyCatalogue,
+    ruleset: &str,
+    players: i64,
+    seed: &Bound<'py, PyAny>,
+    specs: Vec<String>,
+    indices: Vec<u64>,
+    max_rounds: i64,
+    history: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    use crate::bots::batch;
+    let rs = crate::rulesets::get_ruleset(ruleset).map_err(PyValueError::new_err)?;
+    let seed = seed_of(seed)?;
+    let players =
+        u8::try_from(players).map_err(|_| PyValueError::new_err(format!("players must be 2 to 4, not {players}")))?;
+    let cat = catalogue.inner.clone();
+    let arena =
+        guarded(|| batch::Arena::new(cat, rs, players, seed, specs, max_rounds).map_err(PyValueError::new_err))?;
+    let records = py.detach(|| {
+        guarded(|| {
+            batch::play_games(&arena, &indices).map_err(|e| PyRuntimeError::new_err(format!("native engine bug: {e}")))
+        })
+    })?;
+    let out = PyList::empty(py);
+    for r in records {
+        let d = PyDict::new(py);
+        d.set_item("game", r.game)?;
+        d.set_item("seed", r.seed)?;
+        d.set_item("seats", r.seats)?;
+        d.set_item("scores", r.scores)?;
+        d.set_item("winners", r.winners)?;
+        d.set_item("rounds", r.rounds)?;
+        d.set_item("unfinished", r.unfinished)?;
+        d.set_item("decisions", r.decisions)?;
+        d.set_item("bot_seconds", r.bot_seconds)?;
+        if history {
+            d.set_item("history", r.history.iter().map(|a| &**a).collect::<Vec<&str>>())?;
+        }
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+// -- the native bots, one at a time (bots/: greedy's proof) ------------------------------
+
+/// A native bot by its arena spec and seed (`bots::make_bot`), kept between decisions as a
+/// Python bot is (greedy remembers the advancements it has seen and draws from its own
+/// stream): `act(state)` is the index, in `state.legal_actions()`, of the action it plays.
+#[pyclass(name = "NativeBot", module = "mysticvale._native")]
+struct PyNativeBot {
+    /// The bot (a `Mutex` only so that the class may be shared; `&mut self` reaches it
+    /// without locking).
+    inner: std::sync::Mutex<Box<dyn crate::bots::Bot>>,
+}
+
+#[pymethods]
+impl PyNativeBot {
+    #[new]
+    fn new(spec: &str, seed: &Bound<'_, PyAny>) -> PyResult<PyNativeBot> {
+        let seed = seed_of(seed)?;
+        let inner = guarded(|| crate::bots::make_bot(spec, seed).map_err(PyValueError::new_err))?;
+        Ok(PyNativeBot { inner: std::sync::Mutex::new(inner) })
+    }
+
+    /// The bot's name.
+    #[getter]
+    fn name(&mut self) -> &'static str {
+        self.inner.get_mut().map_or("", |b| b.name())
+    }
+
+    /// The index of the action the bot plays for `seat` in `state` (`ValueError` when the
+    /// seat has nothing to do), the GIL released while it thinks.
+    fn act(&mut self, py: Python<'_>, state: &mut PyState, seat: i64) -> PyResult<usize> {
+        let seat = state.seat(seat)?;
+        let legal = state.legal_now()?.to_vec();
+        let st = &state.inner;
+        let bot =
+            self.inner.get_mut().map_err(|_| PyRuntimeError::new_err("native engine bug: a bot panicked before"))?;
+        py.detach(|| guarded(|| bot.act(&crate::bots::SeatView::new(st, seat, &legal)).map_err(PyValueError::new_err)))
+    }
+}
+
+/// The value model (`bots/value_model.rs`) over a greedy evaluator of the given spec's
+/// options and seed: `remember(state)` lets the evaluator see the commons (as its bot does
+/// at each decision), `seat_features(state, seat)` and `win_chances(state)` are Python's
+/// `ValueModel` methods (on the state the caller may see: for `win_chances` a whole game).
+#[pyclass(name = "ValueModel", module = "mysticvale._native")]
+struct PyValueModel {
+    inner: std::sync::Mutex<crate::bots::value_model::ValueModel>,
+}
+
+#[pymethods]
+impl PyValueModel {
+    #[new]
+    #[pyo3(signature = (seed = None, spec = "greedy"))]
+    fn new(seed: Option<&Bound<'_, PyAny>>, spec: &str) -> PyResult<PyValueModel> {
+        let seed = match seed {
+            Some(s) => seed_of(s)?,
+            None => Seed::from(0),
+        };
+        let parts: Vec<&str> = spec.trim().split(':').map(str::trim).collect();
+        let opts = crate::bots::greedy::Options::parse(parts.get(1..).unwrap_or_default(), spec)
+            .map_err(PyValueError::new_err)?;
+        Ok(PyValueModel { inner: std::sync::Mutex::new(crate::bots::value_model::ValueModel::new(seed, opts)) })
+    }
+
+    /// The evaluator notes the advancements in the commons.
+    fn remember(&mut self, state: &PyState) -> PyResult<()> {
+        let m = self.inner.get_mut().map_err(|_| PyRuntimeError::new_err("native engine bug: poisoned"))?;
+        guarded(|| {
+            m.remember(&state.inner);
+            Ok(())
+        })
+    }
+
+    /// The raw features of `seat` (its own view).
+    fn seat_features(&mut self, state: &PyState, seat: i64) -> PyResult<Vec<f64>> {
+        let seat = state.seat(seat)?;
+        let m = self.inner.get_mut().map_err(|_| PyRuntimeError::new_err("native engine bug: poisoned"))?;
+        guarded(|| Ok(m.seat_features(&state.inner, seat).to_vec()))
+    }
+
+    /// Each seat's chance of winning.
+    fn win_chances(&mut self, state: &PyState) -> PyResult<Vec<f64>> {
+        let m = self.inner.get_mut().map_err(|_| PyRuntimeError::new_err("native engine bug: poisoned"))?;
+        guarded(|| Ok(m.win_chances(&state.inner)))
     }
 }
 
@@ -435,6 +865,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_action, m)?)?;
     m.add_function(wrap_pyfunction!(new_state_json, m)?)?;
     m.add_function(wrap_pyfunction!(save_round_trip, m)?)?;
+    m.add_function(wrap_pyfunction!(observe_json, m)?)?;
+    m.add_function(wrap_pyfunction!(log_json, m)?)?;
+    m.add_function(wrap_pyfunction!(play_games, m)?)?;
+    m.add_class::<PyNativeBot>()?;
+    m.add_class::<PyValueModel>()?;
     m.add("SAVE_VERSION", crate::serialize::VERSION)?;
     m.add("CATALOGUE_FORMAT", catalogue::FORMAT)?;
     m.add("CATALOGUE_VERSION", catalogue::VERSION)?;

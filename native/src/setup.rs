@@ -133,6 +133,7 @@ pub fn new_state(
         extra_turns: Vec::new(),
         seen_leaders: Vec::new(),
         finish_turn: false,
+        stats_memo: Arc::default(),
         events: Vec::new(),
         history: Vec::new(),
     };

@@ -13,11 +13,14 @@ use crate::catalogue::Catalogue;
 use crate::pyjson::J;
 use crate::rng::Rng;
 use crate::rulesets::RuleSet;
+use crate::sleeve::SleeveStats;
 
 /// A card id.
 pub type CardId = u16;
 /// An advancement copy id (an index of [`Catalogue::copies`]).
 pub type CopyId = u16;
+/// Each card's layers with the stats worked out from them ([`State::stats_memo`]).
+pub type StatsMemo = Arc<Vec<(Arc<[CopyId]>, Arc<SleeveStats>)>>;
 /// A vale card id (an index of [`State::vale_types`]).
 pub type ValeId = u16;
 
@@ -125,6 +128,21 @@ pub struct Player {
     pub taken_unseen: Vec<CardId>,
 }
 
+impl Player {
+    /// Every card the seat owns (deck, field, discard, set aside, on deck), sorted by id: the
+    /// observation's `owned` list.
+    pub fn owned_sorted(&self) -> Vec<CardId> {
+        let mut ids: Vec<CardId> = Vec::with_capacity(self.deck.len() + self.field.len() + self.discard.len() + 2);
+        ids.extend(&self.deck);
+        ids.extend(&self.field);
+        ids.extend(&self.discard);
+        ids.extend(&self.aside);
+        ids.extend(self.on_deck);
+        ids.sort_unstable();
+        ids
+    }
+}
+
 /// An advancement bought this turn and not yet sleeved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Purchase {
@@ -221,8 +239,9 @@ pub struct Event {
 /// A piece of rules work waiting to run (Python's `Step`: a kind and its data).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
-    /// The kind of work.
-    pub kind: Box<str>,
+    /// The kind of work (one of [`STEP_KINDS`] in any state that loaded or was played;
+    /// borrowed, so a step costs no text).
+    pub kind: Cow<'static, str>,
     /// The player it is for.
     pub player: u8,
     /// Its data (a dict; a `copy` entry is a copy id, `items` a list of such dicts).
@@ -307,4 +326,8 @@ pub struct State {
     pub events: Vec<Arc<Event>>,
     /// Notation of every action applied.
     pub history: Vec<Arc<str>>,
+    /// Each card's stats with the layers they belong to, a cache that is not part of the
+    /// game (`zones::card_stats` reads it, `zones::refresh_stats` renews it; an entry
+    /// whose layers are no longer the card's is not used). Shared between clones.
+    pub stats_memo: StatsMemo,
 }

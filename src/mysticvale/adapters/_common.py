@@ -1,11 +1,12 @@
-"""What the OpenSpiel and PettingZoo adapters share: game creation and the payout."""
+"""What the OpenSpiel and PettingZoo adapters share: game creation, the engine, the payout."""
 
 from __future__ import annotations
 
 import re
 from typing import Iterable
 
-from ..engine.game import Game, new_game
+from ..engine import native
+from ..engine.game import ENGINES, Game, new_game
 
 #: Actions after which a game is cut short (a safety bound: rules-complete games of random
 #: play take under 1,000 actions; nothing in the rules forbids endless passing).
@@ -25,9 +26,37 @@ def parse_sets(sets: str | Iterable[str]) -> tuple[str, ...]:
     return tuple(items)
 
 
-def make_game(players: int, seed: int, sets: tuple[str, ...], ruleset: str, leaders: bool) -> Game:
-    """A new engine game (``mysticvale.new_game``) with these settings."""
-    return new_game(players=players, seed=seed, sets=sets, ruleset=ruleset, leaders=bool(leaders))
+def check_engine(engine: object) -> str:
+    """``engine`` if it names an engine that can play here (``python``, or ``native`` when
+    the native core is built and current); else a ValueError saying what is wrong and, for
+    the native core, how to build it."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines are: {', '.join(ENGINES)}")
+    if engine == "native" and not native.available():
+        raise ValueError(f"engine 'native' needs the native core, which cannot be used here: "
+                         f"{native.unavailable_reason()} (build it with `make native`, which needs "
+                         f"cargo; engine 'python' always works)")
+    return engine  # type: ignore[return-value]
+
+
+def make_game(players: int, seed: int, sets: tuple[str, ...], ruleset: str, leaders: bool,
+              engine: str = "python") -> Game:
+    """A new game (``mysticvale.new_game``) with these settings, played by ``engine``
+    (``python``, or ``native``: a :class:`~mysticvale.engine.native_game.NativeGame`, the
+    same game with the same face)."""
+    return new_game(players=players, seed=seed, sets=sets, ruleset=ruleset, leaders=bool(leaders),
+                    engine=check_engine(engine))
+
+
+def load_save(text: str, engine: str = "python") -> Game:
+    """A saved game (``Game.to_json`` text of either engine) loaded into ``engine``."""
+    return Game.from_json(text, engine=check_engine(engine))
+
+
+def engine_of(game: Game) -> str:
+    """The engine that plays ``game``: ``native`` for a native game, else ``python``."""
+    from ..engine.native_game import NativeGame
+    return "native" if isinstance(game, NativeGame) else "python"
 
 
 def outcome(game: Game) -> list[float]:

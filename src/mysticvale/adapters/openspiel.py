@@ -11,8 +11,12 @@ Importing this module registers the game, after which::
 Parameters: ``players`` (2-4, default 2), ``sets`` (card sets separated by commas, or by
 ``+`` inside a game string such as ``python_mystic_vale(sets=base+twilight_garden)``;
 default ``base``), ``ruleset`` (``yucata``, ``english`` or ``german``), ``leaders`` (Twilight Garden leaders,
-default false), ``deals`` (number of deals the chance node chooses from, default 10000)
-and ``max_game_length`` (player actions after which a game is cut, default 10000).
+default false), ``deals`` (number of deals the chance node chooses from, default 10000),
+``max_game_length`` (player actions after which a game is cut, default 10000) and
+``engine`` (``python``, the default, or ``native``: the same games played by the native
+core, ``mysticvale.new_game(..., engine="native")``; it needs the core built, ``make
+native``, and ``mysticvale.native_available()`` says whether it is).  Both engines give
+the same states, observations, legal actions and returns for the same deal and actions.
 
 How the game maps onto OpenSpiel
 --------------------------------
@@ -60,7 +64,7 @@ import pyspiel
 
 from .. import codec
 from ..engine.game import Game
-from ._common import DEFAULT_MAX_GAME_LENGTH, make_game, parse_sets
+from ._common import DEFAULT_MAX_GAME_LENGTH, check_engine, engine_of, load_save, make_game, parse_sets
 
 SHORT_NAME = "python_mystic_vale"
 DEFAULT_DEALS = 10_000
@@ -71,6 +75,7 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "leaders": False,
     "deals": DEFAULT_DEALS,
     "max_game_length": DEFAULT_MAX_GAME_LENGTH,
+    "engine": "python",
 }
 
 GAME_TYPE = pyspiel.GameType(
@@ -107,6 +112,7 @@ class MysticValeGame(pyspiel.Game):
         deals = int(p["deals"])
         if deals < 1:
             raise ValueError(f"deals must be at least 1, not {deals}")
+        self.mv_engine = check_engine(str(p["engine"]))
         self.mv_players = players
         self.mv_sets = parse_sets(str(p["sets"]))
         # Stored '+'-joined: a comma would end the parameter in OpenSpiel's game string.
@@ -116,7 +122,7 @@ class MysticValeGame(pyspiel.Game):
         self.mv_deals = deals
         self.mv_max_length = max_len
         # Build one engine game now so that bad parameters fail at load time, clearly.
-        make_game(players, 0, self.mv_sets, self.mv_ruleset, self.mv_leaders)
+        make_game(players, 0, self.mv_sets, self.mv_ruleset, self.mv_leaders, self.mv_engine)
         self.encoder = codec.ObservationEncoder(self.mv_sets)
         info = pyspiel.GameInfo(
             num_distinct_actions=codec.ACTION_SPACE_SIZE,
@@ -131,16 +137,17 @@ class MysticValeGame(pyspiel.Game):
 
     def deal(self, seed: int) -> Game:
         """The engine game of chance outcome ``seed``."""
-        return make_game(self.mv_players, seed, self.mv_sets, self.mv_ruleset, self.mv_leaders)
+        return make_game(self.mv_players, seed, self.mv_sets, self.mv_ruleset, self.mv_leaders, self.mv_engine)
 
     def new_initial_state(self, saved: str | None = None) -> "MysticValeState":
         """The chance node of the deal; with ``saved`` (an engine JSON save, e.g. from
-        ``Game.to_json()``), a state holding that game instead."""
+        ``Game.to_json()`` of either engine), a state holding that game, played by this
+        game's engine, instead."""
         if saved is None:
             return MysticValeState(self)
         if not isinstance(saved, str):
             raise ValueError("new_initial_state takes an engine save (Game.to_json text)")
-        g = Game.from_json(saved)
+        g = load_save(saved, self.mv_engine)
         if g.players != self.mv_players:
             raise ValueError(f"the save is a {g.players}-player game; this game has {self.mv_players} players")
         return MysticValeState(self, _Box(g, len(g.history), self.mv_max_length))
@@ -153,21 +160,46 @@ class MysticValeGame(pyspiel.Game):
 
 
 class _Box:
-    """Holds a state's engine game (None before the deal) and per-seat log digests.
+    """Holds a state's engine game (None before the deal), what it shows at this position
+    (legal action numbers, each seat's observation and its string: OpenSpiel asks for the
+    string, the tensor and the information state of the same position, and the native
+    core's ``observe`` costs about 2 ms) and per-seat log digests.
 
     OpenSpiel clones a Python state by making a fresh initial state and deep-copying its
     attributes; the box makes that a cheap ``Game.clone``.  Pickling (OpenSpiel's state
-    serialization) stores the engine's JSON save.
+    serialization) stores the game's JSON save and the engine that plays it.
     """
 
-    __slots__ = ("game", "moves", "limit", "legal", "_logs")
+    __slots__ = ("game", "moves", "limit", "legal", "_views", "_texts", "_logs")
 
     def __init__(self, game: Game | None = None, moves: int = 0, limit: int = DEFAULT_MAX_GAME_LENGTH) -> None:
         self.game = game
         self.moves = moves          # actions applied through this adapter (for the cut)
         self.limit = limit          # max_game_length
         self.legal: list[int] | None = None   # legal action numbers, until the next action
+        self._views: dict[int | None, dict] = {}     # observe(seat), until the next action
+        self._texts: dict[int | None, str] = {}      # its canonical JSON, until the next action
         self._logs: dict[int, tuple[int, Any]] = {}
+
+    def moved(self) -> None:
+        """Forget what the last position showed (after an action or the deal)."""
+        self.legal = None
+        self._views = {}
+        self._texts = {}
+
+    def observation(self, seat: int | None) -> dict:
+        """``game.observe(seat)`` (None: a spectator), read once per position (read-only)."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.game.observe(seat)
+        return view
+
+    def observation_string(self, seat: int | None) -> str:
+        """:meth:`observation` as canonical JSON (``codec.observation_string``), once per position."""
+        text = self._texts.get(seat)
+        if text is None:
+            text = self._texts[seat] = json.dumps(self.observation(seat), sort_keys=True, separators=(",", ":"))
+        return text
 
     def legal_ids(self) -> list[int]:
         """The legal action numbers (computed once per position)."""
@@ -196,18 +228,22 @@ class _Box:
     def __deepcopy__(self, memo: dict) -> "_Box":
         out = _Box(self.game.clone() if self.game is not None else None, self.moves, self.limit)
         out.legal = self.legal
+        out._views = dict(self._views)      # the same position: the same read-only views
+        out._texts = dict(self._texts)
         out._logs = {s: (n, h.copy()) for s, (n, h) in self._logs.items()}
         return out
 
     def __getstate__(self) -> dict:
         return {"save": self.game.to_json() if self.game is not None else None, "moves": self.moves,
-                "limit": self.limit}
+                "limit": self.limit, "engine": engine_of(self.game) if self.game is not None else None}
 
     def __setstate__(self, data: dict) -> None:
-        self.game = Game.from_json(data["save"]) if data["save"] is not None else None
+        # The engine is stored since the native engine came; older pickles are Python games.
+        engine = data.get("engine") or "python"
+        self.game = load_save(data["save"], engine) if data["save"] is not None else None
         self.moves = int(data["moves"])
         self.limit = int(data["limit"])
-        self.legal = None
+        self.moved()
         self._logs = {}
 
 
@@ -258,11 +294,12 @@ class MysticValeState(pyspiel.State):
             if not 0 <= action < n:
                 raise ValueError(f"deal {action} is not one of the {n} deals")
             self._box.game = self.get_game().deal(int(action))
+            self._box.moved()
             return
         box = self._box
         box.game.apply_action(codec.decode(action))
         box.moves += 1
-        box.legal = None
+        box.moved()
 
     def _action_to_string(self, player: int, action: int) -> str:
         """``deal N`` for the chance outcome, else the engine's notation of the action."""
@@ -301,7 +338,7 @@ class MysticValeState(pyspiel.State):
         g = self._box.game
         if g is None:
             return "before the deal"
-        return (codec.observation_string(g, player)
+        return (self._box.observation_string(player)
                 + f"\nactions played: {self._box.moves}\nlog digest: {self._box.log_digest(player)}")
 
     def __str__(self) -> str:
@@ -312,7 +349,7 @@ class MysticValeState(pyspiel.State):
         g = self._box.game
         if g is None:
             return "Mystic Vale: before the deal"
-        obs = g.observe(None)
+        obs = self._box.observation(None)
         seats = "; ".join(f"p{pl['seat']}: deck {pl['deck_count']} discard {pl['discard_count']} "
                           f"field {len(pl['field'])} vp {pl['vp_tokens']}" for pl in obs["players"])
         history = g.history
@@ -368,7 +405,7 @@ class MysticValeObserver:
         if g is None:   # before the deal there is nothing to see
             self.tensor.fill(0.0)
             return
-        self.encoder.encode(g.observe(None if self.spectator else player), out=self.tensor)
+        self.encoder.encode(state._box.observation(None if self.spectator else player), out=self.tensor)
 
     def string_from(self, state: MysticValeState, player: int) -> str:
         """The observation (or, with perfect recall, information-state) string."""
@@ -376,14 +413,14 @@ class MysticValeObserver:
         if g is None:
             return "before the deal"
         if self.private_only:
-            mine = _private_part(g.observe(player), g.observe(None))
+            mine = _private_part(state._box.observation(player), state._box.observation(None))
             return json.dumps(mine, sort_keys=True, separators=(",", ":"))
         if self.perfect_recall:
             if self.spectator:
-                return (codec.observation_string(g, None) + f"\nactions played: {state._box.moves}"
+                return (state._box.observation_string(None) + f"\nactions played: {state._box.moves}"
                         + f"\nlog digest: {state._box.log_digest(-1)}")
             return state.information_state_string_for(player)
-        return codec.observation_string(g, None if self.spectator else player)
+        return state._box.observation_string(None if self.spectator else player)
 
 
 def _private_part(mine: Any, public: Any) -> Any:
@@ -398,13 +435,13 @@ def _private_part(mine: Any, public: Any) -> Any:
 
 def load(players: int = 2, sets: str | tuple[str, ...] = "base", ruleset: str = "yucata",
          leaders: bool = False, deals: int = DEFAULT_DEALS,
-         max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> pyspiel.Game:
+         max_game_length: int = DEFAULT_MAX_GAME_LENGTH, engine: str = "python") -> pyspiel.Game:
     """``pyspiel.load_game("python_mystic_vale", {...})`` with keyword arguments."""
     if not isinstance(sets, str):
         sets = "+".join(sets)
     return pyspiel.load_game(SHORT_NAME, {
         "players": players, "sets": sets, "ruleset": ruleset, "leaders": leaders,
-        "deals": deals, "max_game_length": max_game_length,
+        "deals": deals, "max_game_length": max_game_length, "engine": engine,
     })
 
 

@@ -28,6 +28,10 @@
   agent *truncated* and no reward.
 * ``reset(seed=s)`` deals engine game ``mysticvale.new_game(seed=s, ...)``; ``reset()``
   without a seed deals the next seed (the env's ``seed`` argument, then +1 per reset).
+* ``engine="native"`` plays the games in the native core
+  (``mysticvale.new_game(..., engine="native")``; it needs the core built, ``make native``):
+  the same observations, masks, rewards and games for the same seeds and actions as the
+  default ``engine="python"``.
 * ``render()`` with ``render_mode="ansi"`` returns a short text of the position; ``"human"``
   prints it.
 """
@@ -44,16 +48,17 @@ from pettingzoo.utils import wrappers
 from .. import codec
 from ..engine.game import Game
 from ..errors import IllegalActionError
-from ._common import DEFAULT_MAX_GAME_LENGTH, make_game, outcome, parse_sets
+from ._common import DEFAULT_MAX_GAME_LENGTH, check_engine, make_game, outcome, parse_sets
 
 
 def env(players: int = 2, sets: str | Iterable[str] = ("base",), ruleset: str = "yucata",
         leaders: bool = False, seed: int = 0, max_steps: int = DEFAULT_MAX_GAME_LENGTH,
-        render_mode: str | None = None) -> AECEnv:
-    """A Mystic Vale AEC environment (wrapped so that the AEC call order is enforced)."""
+        render_mode: str | None = None, engine: str = "python") -> AECEnv:
+    """A Mystic Vale AEC environment (wrapped so that the AEC call order is enforced);
+    ``engine``: ``python`` (default) or ``native`` (the native core plays the games)."""
     return wrappers.OrderEnforcingWrapper(raw_env(players=players, sets=sets, ruleset=ruleset,
                                                   leaders=leaders, seed=seed, max_steps=max_steps,
-                                                  render_mode=render_mode))
+                                                  render_mode=render_mode, engine=engine))
 
 
 class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
@@ -63,7 +68,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
 
     def __init__(self, players: int = 2, sets: str | Iterable[str] = ("base",), ruleset: str = "yucata",
                  leaders: bool = False, seed: int = 0, max_steps: int = DEFAULT_MAX_GAME_LENGTH,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, engine: str = "python") -> None:
         super().__init__()
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= codec.MAX_PLAYERS:
             raise ValueError(f"players must be a whole number from 2 to {codec.MAX_PLAYERS}, not {players!r}")
@@ -71,6 +76,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         if max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+        self.engine = check_engine(engine)
         self.n_players = players
         self.sets = parse_sets(sets)
         self.ruleset = ruleset
@@ -79,7 +85,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
         self.render_mode = render_mode
         self._next_seed = int(seed)
         # Fail now, clearly, on bad parameters.
-        make_game(players, self._next_seed, self.sets, ruleset, self.leaders)
+        make_game(players, self._next_seed, self.sets, ruleset, self.leaders, self.engine)
         self.encoder = codec.ObservationEncoder(self.sets)
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self.agents = []
@@ -110,7 +116,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
             seed = self._next_seed
         self._next_seed = int(seed) + 1
         self.seed_used = int(seed)
-        self.game = make_game(self.n_players, int(seed), self.sets, self.ruleset, self.leaders)
+        self.game = make_game(self.n_players, int(seed), self.sets, self.ruleset, self.leaders, self.engine)
         self._steps = 0
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}

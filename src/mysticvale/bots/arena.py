@@ -17,6 +17,10 @@ A bot is named as in :func:`mysticvale.bots.make_bot`, optionally with options a
 colon: ``ismcts:iterations=200:think=0``.  When the same bot plays two seats, its entries
 are labelled ``greedy#1``, ``greedy#2`` so their results stay apart.
 
+With ``engine="native"`` the native core plays the games; when it has every bot named
+(``native_batch.plays``: ``random`` and ``greedy`` with its options), the bots are its own too and each game is played
+in Rust from start to end (``native_batch.play_games``), giving the same record.
+
 Each process that plays games first settles its memory (:func:`mysticvale.runtime.settle`:
 the catalogue is frozen out of the garbage collector's way), which made greedy games 10-15%
 faster in our measurements (``benchmarks/README.md``) and changes no result.
@@ -32,7 +36,7 @@ from ..engine.game import new_game
 from ..engine.rng import derive_seed
 from ..engine.scoring import winners as winners_now
 from ..runtime import settle
-from . import make_bot
+from . import make_bot, native_batch
 from .base import SeatView
 from .stats import describe, wilson
 
@@ -81,12 +85,17 @@ def labels_for(specs: list[str]) -> list[str]:
 
 
 def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str, ...], ruleset: str,
-              think: float | None = None, max_rounds: int = MAX_ROUNDS) -> dict[str, Any]:
+              think: float | None = None, max_rounds: int = MAX_ROUNDS, engine: str = "python") -> dict[str, Any]:
     """Play game ``i`` to the end (or to ``max_rounds``); return its record (labels by
-    seat, scores, winners, ...)."""
+    seat, scores, winners, ...).  ``engine``: the engine that plays it (``new_game``'s
+    ``engine``); the record is the same with either.  With ``native``, when the native
+    core has every bot (``native_batch.plays``), the whole game is played in Rust, bots
+    included; otherwise the Python bots play the native game."""
+    if engine == "native" and native_batch.plays(specs):
+        return native_batch.play_games(specs, seed, [i], players, sets, ruleset, max_rounds)[0]
     labels = labels_for(specs)
     gseed = game_seed(seed, i)
-    game = new_game(players=players, seed=gseed, sets=sets, ruleset=ruleset)
+    game = new_game(players=players, seed=gseed, sets=sets, ruleset=ruleset, engine=engine)
     entry = [(s + i) % players for s in range(players)]       # seat -> entry index
     bots = []
     for s in range(players):
@@ -98,7 +107,7 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
     spent = [0.0] * players
     unfinished = False
     while not game.is_over():
-        if game.state.round > max_rounds:
+        if game.round > max_rounds:
             unfinished = True      # a stalemate the rules do not end: score it as it stands
             break
         p = game.current_player
@@ -123,18 +132,20 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
 
 
 def _play_chunk(args: tuple) -> list[dict[str, Any]]:
-    specs, seed, indices, players, sets, ruleset, think, max_rounds = args
-    return [play_game(specs, seed, i, players, sets, ruleset, think, max_rounds) for i in indices]
+    specs, seed, indices, players, sets, ruleset, think, max_rounds, engine = args
+    return [play_game(specs, seed, i, players, sets, ruleset, think, max_rounds, engine) for i in indices]
 
 
 def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: int = 1,
                 sets: Iterable[str] = ("base",), ruleset: str = "yucata", jobs: int = 1,
                 think: float | None = None, max_rounds: int = MAX_ROUNDS,
-                progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+                progress: Callable[[int], None] | None = None, engine: str = "python") -> dict[str, Any]:
     """Play ``games`` seeded games between ``bots`` and return the statistics.
 
     ``bots``: one spec per seat (``players`` of them), or fewer specs that are repeated to
     fill the seats.  ``progress(n)`` is called as games finish (n = games done so far).
+    ``engine``: ``python`` or ``native`` (the same games, so the same result but for the
+    timing).
     The result has ``games``, ``wins``, ``win_rate``, ``win_rate_ci95`` (Wilson), ``ties``,
     ``shared_wins``, ``scores``, ``rounds``, ``unfinished`` (games stopped at ``max_rounds``),
     ``first_seat_wins``, ``per_game`` and ``timing``
@@ -162,21 +173,21 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
         if think is not None and name == "ismcts" and "think" not in opts:
             opts["think"] = think
         make_bot(name, seed=0, **opts)
-    new_game(players=players, seed=seed, sets=sets, ruleset=ruleset)   # validates sets / ruleset
+    new_game(players=players, seed=seed, sets=sets, ruleset=ruleset, engine=engine)  # validates the options
 
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
     if jobs == 1:
         settle(sets=sets)        # the catalogue lives as long as the process: out of gc's way
         for i in range(games):
-            records.append(play_game(specs, seed, i, players, sets, ruleset, think, max_rounds))
+            records.append(play_game(specs, seed, i, players, sets, ruleset, think, max_rounds, engine))
             if progress:
                 progress(len(records))
     else:
         # Small chunks keep the processes busy to the end and the progress bar moving.
         chunk = max(1, min(8, games // (jobs * 8) or 1))
         tasks = [(specs, seed, list(range(a, min(games, a + chunk))), players, sets, ruleset, think,
-                  max_rounds) for a in range(0, games, chunk)]
+                  max_rounds, engine) for a in range(0, games, chunk)]
         with ProcessPoolExecutor(max_workers=jobs, initializer=settle,
                                  initargs=(sets,)) as pool:
             futures = [pool.submit(_play_chunk, t) for t in tasks]
@@ -187,12 +198,12 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
         records.sort(key=lambda r: r["game"])
     elapsed = time.perf_counter() - t0
     return summarize(records, specs, players=players, seed=seed, sets=sets, ruleset=ruleset,
-                     elapsed=elapsed, jobs=jobs, think=think)
+                     elapsed=elapsed, jobs=jobs, think=think, engine=engine)
 
 
 def summarize(records: list[dict[str, Any]], specs: list[str], *, players: int, seed: int,
               sets: tuple[str, ...], ruleset: str, elapsed: float, jobs: int,
-              think: float | None) -> dict[str, Any]:
+              think: float | None, engine: str = "python") -> dict[str, Any]:
     """The arena's result dict from per-game records."""
     labels = labels_for(specs)
     n = len(records)
@@ -245,6 +256,7 @@ def summarize(records: list[dict[str, Any]], specs: list[str], *, players: int, 
         "timing": {
             "seconds": round(elapsed, 3),
             "jobs": jobs,
+            "engine": engine,
             "games_per_second": round(n / elapsed, 3) if elapsed > 0 else None,
             "decisions_per_second": round(total_decisions / elapsed, 1) if elapsed > 0 else None,
             "bot_ms_per_decision": {lb: round(1000 * bot_seconds[lb] / decisions[lb], 3) if decisions[lb]

@@ -28,6 +28,8 @@ def command(
     think: float = typer.Option(None, min=0.0, help="Seconds per decision for search bots (ismcts)."),
     max_rounds: int = typer.Option(MAX_ROUNDS, min=1, help="Stop a game after this many rounds and score "
                                    "it as it stands (a guard against stalemates; counted as unfinished)."),
+    engine: str = typer.Option("python", help="Engine: python (the reference) or native (the native core, "
+                               "the same games; see mysticvale.native_available())."),
 ) -> None:
     """Play many seeded games between bots; report win rates with 95% intervals."""
     console = Console(stderr=json_out)
@@ -38,7 +40,7 @@ def command(
     try:
         if json_out:
             result = run_matches(specs, games=games, players=players, seed=seed, sets=set_list,
-                                 ruleset=ruleset, jobs=jobs, think=think, max_rounds=max_rounds)
+                                 ruleset=ruleset, jobs=jobs, think=think, max_rounds=max_rounds, engine=engine)
         else:
             columns = (TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn(), TimeRemainingColumn())
@@ -46,8 +48,8 @@ def command(
                 task = bar.add_task("games", total=games)
                 result = run_matches(specs, games=games, players=players, seed=seed, sets=set_list,
                                      ruleset=ruleset, jobs=jobs, think=think, max_rounds=max_rounds,
-                                     progress=lambda n: bar.update(task, completed=n))
-    except ValueError as exc:
+                                     engine=engine, progress=lambda n: bar.update(task, completed=n))
+    except (ValueError, RuntimeError) as exc:   # RuntimeError: the native core is not built
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
     if plot:
