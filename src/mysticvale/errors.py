@@ -14,11 +14,16 @@ class IllegalActionError(MysticValeError, ValueError):
 
 
 class CatalogueError(MysticValeError, ValueError):
-    """A card catalogue that is malformed; carries every problem found."""
+    """A card catalogue that is malformed; carries every problem found.
 
-    def __init__(self, problems: list[str], source: str = "catalogue") -> None:
+    ``problems`` are the English texts; ``found``, when the checker gave them, the same
+    problems as data (``cards.problems.Problem``: where, a code and its arguments), in the
+    same order, for pages that word them in their reader's language."""
+
+    def __init__(self, problems: list[str], source: str = "catalogue", found: list | None = None) -> None:
         self.problems = list(problems)
         self.source = source
+        self.found = list(found) if found is not None else []
         lines = "\n".join(f"  - {p}" for p in self.problems)
         super().__init__(f"{source}: {len(self.problems)} problem(s):\n{lines}")
 

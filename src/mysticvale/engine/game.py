@@ -21,6 +21,28 @@ from .setup import new_state
 from .state import State
 
 
+#: The engines that play a game: the Python reference and its native twin (``native/``).
+ENGINES = ("python", "native")
+
+
+def why_illegal(action: Action, legal: list[Action], *, over: bool, who: int | None, phase: str) -> str:
+    """The message of the :class:`IllegalActionError` for ``action`` (not in ``legal``)."""
+    if over:
+        return f"{action} is not legal: the game is over"
+    same = [str(a) for a in legal if a.verb == action.verb]
+    hint = f"; legal {action.verb!r} actions now: {', '.join(same[:12])}" if same else \
+        f"; legal now: {', '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''}"
+    return f"{action} is not legal now (player {who + 1 if who is not None else '-'} to act, " \
+           f"phase {phase}){hint}"
+
+
+def check_engine(engine: object) -> str:
+    """``engine`` if it names an engine, else ValueError saying which exist."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines are: {', '.join(ENGINES)}")
+    return engine  # type: ignore[return-value]
+
+
 class Game:
     """A game of Mystic Vale.  Create one with :func:`new_game`."""
 
@@ -61,14 +83,7 @@ class Game:
         self._legal = None
 
     def _why_illegal(self, action: Action, legal: list[Action]) -> str:
-        if self._st.over:
-            return f"{action} is not legal: the game is over"
-        who = acting_player(self._st)
-        same = [str(a) for a in legal if a.verb == action.verb]
-        hint = f"; legal {action.verb!r} actions now: {', '.join(same[:12])}" if same else \
-            f"; legal now: {', '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''}"
-        return f"{action} is not legal now (player {who + 1 if who is not None else '-'} to act, " \
-               f"phase {self.phase}){hint}"
+        return why_illegal(action, legal, over=self._st.over, who=acting_player(self._st), phase=self.phase)
 
     # -- reading the game ------------------------------------------------------------
     @property
@@ -78,6 +93,11 @@ class Game:
     @property
     def players(self) -> int:
         return len(self._st.players)
+
+    @property
+    def round(self) -> int:
+        """The round being played (1 for the first)."""
+        return self._st.round
 
     @property
     def state(self) -> State:
@@ -92,6 +112,9 @@ class Game:
         return _scores(self._st)
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
+        """A seat's points by source; ValueError for a seat not in the game."""
+        if not 0 <= seat < len(self._st.players):
+            raise ValueError(f"no seat {seat} in a {len(self._st.players)}-player game")
         return breakdown(self._st, seat)
 
     def winners(self) -> list[int]:
@@ -135,12 +158,19 @@ class Game:
         return dumps(self._st)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> "Game":
-        """Load a saved game; :class:`SaveError` if the text is not a valid save."""
+    def from_json(cls, text: str | bytes, engine: str = "python"):
+        """Load a saved game (of either engine: their saves are the same text);
+        :class:`SaveError` if the text is not a valid save.  ``engine="native"`` loads it
+        into the native core (a :class:`~mysticvale.engine.native_game.NativeGame`)."""
+        if check_engine(engine) == "native":
+            from .native_game import NativeGame
+            return NativeGame.from_json(text)
         return cls(loads(text))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and self.to_json() == other.to_json()
+        """Equal games have the same save text, whichever engine plays them."""
+        from .native_game import NativeGame
+        return isinstance(other, (Game, NativeGame)) and self.to_json() == other.to_json()
 
     def __repr__(self) -> str:
         return f"<Game {len(self._st.players)}p round {self._st.round} phase {self.phase}>"
@@ -148,7 +178,7 @@ class Game:
 
 def new_game(players: int = 2, seed: int = 0, sets: Iterable[str] = ("base",), ruleset: str = "yucata",
              catalogue: str | Path | Iterable[str | Path] | None = None, leaders: bool = False,
-             finish_turn: bool = False, **options) -> Game:
+             finish_turn: bool = False, engine: str = "python", **options):
     """Set up a new game.
 
     ``sets``: card sets (``base``, ``vale_of_magic``, ``twilight_garden``); ``ruleset``:
@@ -160,6 +190,10 @@ def new_game(players: int = 2, seed: int = 0, sets: Iterable[str] = ("base",), r
     or an optional ability), the next on-deck card is revealed only on the player's
     ``reveal`` (so the use can be undone), and the turn ends after the Prep phase with the
     player's ``finish`` (Finish Turn).  What is revealed, spoiled and scored is the same.
+    ``engine``: ``python`` (the default: this engine, the readable reference) or ``native``
+    (the same game played by the native core, a
+    :class:`~mysticvale.engine.native_game.NativeGame`; RuntimeError saying why when it is
+    not built, see ``mysticvale.native_available()``).
     """
     from ..cards.catalogue import load_catalogue
 
@@ -176,7 +210,11 @@ def new_game(players: int = 2, seed: int = 0, sets: Iterable[str] = ("base",), r
         raise ValueError(f"leaders must be True or False, not {leaders!r}")
     if not isinstance(finish_turn, bool):
         raise ValueError(f"finish_turn must be True or False, not {finish_turn!r}")
+    check_engine(engine)
     cat = load_catalogue(tuple(sets), catalogue)
+    if engine == "native":
+        from .native_game import NativeGame
+        return NativeGame.new(cat, rs.name, players, seed, leaders=leaders, finish_turn=finish_turn)
     if leaders:
         from .leaders import begin_leader_setup
         st = new_state(cat, rs, players, seed, deal_fields=False)

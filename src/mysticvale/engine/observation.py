@@ -84,11 +84,11 @@ def card_view(st: State, card: int) -> dict[str, Any]:
 
 
 def _card_view(st: State, card: int, layers: tuple[int, ...]) -> dict[str, Any]:
-    """A card as every seat sees it.  Besides its symbols and abilities: ``notes``
-    {advancement name: note} for its advancements whose note says what of them is ours,
-    ``stand_ins`` [name] for those that stand in for a printed card we cannot reproduce,
-    and ``provisional`` [name] for those with a printed value of ours (a cost, a symbol...;
-    shared/cards/README.md).  Covered advancements are not counted."""
+    """A card as every seat sees it.  Besides its symbols and abilities: ``stand_ins`` [name]
+    for its advancements that stand in for a printed card the rules do not describe, and
+    ``provisional`` [name] for those with a printed value the rules do not give (a cost, a
+    symbol...; shared/cards/README.md).  Covered advancements are not counted.  The card
+    data's notes are for the catalogue's readers, not for players: they are not here."""
     s = st.cat.stats(layers)
     labels = [st.cat.copies[i].label for i in layers]
     types = [st.cat.copies[layers[i]].type for i in s.active_layers]
@@ -106,7 +106,6 @@ def _card_view(st: State, card: int, layers: tuple[int, ...]) -> dict[str, Any]:
         "abilities": [_ability_text(st, layers[l], ab) for l, ab in s.abilities],
         "free_slots": [sl for sl in SLOTS if not any(
             sl in st.cat.copies[layers[i]].slots for i in s.active_layers)],
-        "notes": {t.name: t.note for t in types if t.note},
         "stand_ins": list(dict.fromkeys(t.name for t in types if t.stand_in)),
         "provisional": list(dict.fromkeys(t.name for t in types if t.provisional_fields())),
     }
@@ -127,9 +126,9 @@ def copy_view(st: State, copy: int) -> dict[str, Any]:
 
 def _copy_view(st: State, copy: int) -> dict[str, Any]:
     """An advancement copy (in the commons, being sleeved, looked at).  ``text`` is the
-    printed card's text; ``note`` says what of the card is ours (empty if nothing a player
-    reads is), ``stand_in`` marks a card standing in for one we cannot reproduce, and
-    ``provisional`` lists its printed values that are ours (``cost``, ``symbols``, ...)."""
+    printed card's text; ``stand_in`` marks a card standing in for a printed one the rules do
+    not describe, and ``provisional`` lists its printed values the rules do not give
+    (``cost``, ``symbols``, ...)."""
     c = st.cat.copies[copy]
     t = c.type
     return {
@@ -139,7 +138,7 @@ def _copy_view(st: State, copy: int) -> dict[str, Any]:
         "end_vp": t.end_vp, "neg_vp": t.neg_vp, "eclipse": t.eclipse, "longwise": t.longwise,
         "legendary": len(c.slots) > 1,
         "text": t.text, "set": t.set,
-        "note": t.note, "stand_in": t.stand_in, "provisional": list(t.provisional_fields()),
+        "stand_in": t.stand_in, "provisional": list(t.provisional_fields()),
     }
 
 
@@ -152,14 +151,14 @@ def vale_view(st: State, v: int, *, new: bool = False) -> dict[str, Any]:
 
 
 def _vale_view(st: State, v: int, new: bool) -> dict[str, Any]:
-    """A vale card; ``text``, ``note``, ``stand_in`` and ``provisional`` as in a copy view."""
+    """A vale card; ``text``, ``stand_in`` and ``provisional`` as in a copy view."""
     vt = st.cat.vale_list[st.vale_types[v]]
     return {
         "id": v, "name": vt.name, "level": vt.level,
         "cost": dict(zip(("animal", "forest", "sky", "any"), vt.cost)),
         "end_vp": vt.end_vp, "neg_vp": vt.neg_vp, "text": vt.text, "set": vt.set,
         "bought_this_turn": new,
-        "note": vt.note, "stand_in": vt.stand_in, "provisional": list(vt.provisional_fields()),
+        "stand_in": vt.stand_in, "provisional": list(vt.provisional_fields()),
     }
 
 
