@@ -1,6 +1,6 @@
 """House cards in the browser (issue 21 item 1): the host loads a card-values file in the lobby's
 new-game form.  A file with an error is refused with the error on its line, in the page's language
-where the words are ours; a good file says how many values differ; the game is created with it,
+(the catalogue validator's problems too); a good file says how many values differ; the game is created with it,
 and its table tells every seat ("Played with the host's card values") with a list of the values
 that differ, and draws the cards with the host's values.  Desktop and phone, English and German;
 screenshots go to MYSTICVALE_SCREENSHOTS/house-cards."""
@@ -63,7 +63,12 @@ def test_the_host_loads_house_cards_and_every_seat_is_told(browser, server, shot
         pg.wait_for_selector("#house-result .house-problems li")
         result = pg.inner_text("#house-result")
         line = M["house.line"].split("{")[0]               # "Line " / "Zeile "
-        assert f"{line}{BAD_LINE}:" in result and "Seedling" in result and "'level' = 7" in result, result
+        # the validator's problem in the page's language: the card, then what is wrong with it
+        where = M["house.where.advancement"].format(name="'Seedling'")
+        wrong = M["house.check.out_of_range"].format(key="level", value="7", lo=1, hi=3)
+        assert f"{line}{BAD_LINE}: {where}: {wrong}" in result, result
+        if lang == "de":
+            assert "out of range" not in result and "advancement" not in result, result
         assert M["house.problems"]["one"].split("{")[0] in result or "my-base.toml" in result
         pg.locator("#house-result").scroll_into_view_if_needed()
         screenshot(pg, shots / f"lobby-error-{lang}-{size}.png")

@@ -374,6 +374,32 @@ def test_the_language_a_person_chooses_follows_them_to_another_device(browser, s
         q.close()
 
 
+def test_a_personal_link_opens_in_the_persons_language_however_slow_the_server(browser, server):
+    # A fresh device opened with a personal link is opened to find the person's games and language:
+    # it waits for the language however long the server takes (it used to give up after 1.5 s, and a
+    # loaded machine opened the page in English).  Here the answer is held until the page's own
+    # clock has passed that bound.
+    greta = request("POST", f"{server}/api/people", {"name": "Gesa"})
+    request("PATCH", f"{server}/api/people/me/settings", {"language": "de"}, headers={"X-Player-Key": greta["key"]})
+    q = Person(browser, stubs=False)
+    held = []
+    try:
+        qg = q.page
+        # (the first asking is held; any later one, such as the lobby's for the sound, goes through)
+        qg.route("**/api/people/me/settings", lambda route: route.continue_() if held else held.append(route))
+        qg.goto(server + "/#key=" + greta["key"])
+        wait_for(lambda: qg.evaluate("1") and held)          # (the page asked; evaluate lets the route in)
+        asked_at = qg.evaluate("performance.now()")
+        qg.wait_for_function(f"performance.now() > {asked_at + 2000}")
+        assert qg.locator("#create-form").count() == 0       # still waiting for the language
+        held[0].continue_()
+        qg.wait_for_selector("#create-form")
+        assert qg.evaluate("document.documentElement.lang") == "de"
+        assert "Gesa" in qg.inner_text("#person-btn")
+    finally:
+        q.close()
+
+
 def test_games_kept_by_an_older_browser_are_claimed_once_and_bad_links_never_listed(browser, server):
     game = create_game(server, seed=5, bots={"1": "random"})
     other = create_game(server, seed=6, bots={"1": "random"})

@@ -262,31 +262,35 @@ def test_cards_table_marks_the_cards_that_are_partly_ours():
 
 
 # -- the observation --------------------------------------------------------------------
-def test_card_views_carry_the_note_stand_in_and_provisional_values():
+def test_card_views_carry_the_stand_in_and_provisional_values_but_no_note():
+    """What a player's view says of a card's sources: whether it is a stand-in and which of its
+    values are estimated.  The card data's notes (file numbers, "ours") are for the catalogue's
+    readers and are in no view (issue 21 item 1)."""
     g = mv.new_game(players=2, seed=1, sets=("base", "vale_of_magic", "twilight_garden"), leaders=True)
     st = g.state
     cat = st.cat
     view = copy_view(st, cat.copy_id("Dawnsinger", "top"))
-    assert view["text"].startswith("Ongoing: ") and view["stand_in"] is True and "ours" in view["note"]
+    assert view["text"].startswith("Ongoing: ") and view["stand_in"] is True and "note" not in view
+    assert "ours" in cat.advancements["Dawnsinger"].note      # the data has a note: the view leaves it out
     assert "symbols" in view["provisional"] and "ability" in view["provisional"]
     soil = copy_view(st, cat.soil_copies["top"])
-    assert soil["note"] == "" and soil["stand_in"] is False and "cost" not in soil["provisional"]
+    assert "note" not in soil and soil["stand_in"] is False and "cost" not in soil["provisional"]
     stronghold = copy_view(st, cat.copy_id("Blessed Stronghold", "middle+bottom"))
     assert stronghold["legendary"] is True and stronghold["text"] == ""
     v = cat.vale_index["Manadew Meadow"]
     st.vale_types.append(v)
     vv = vale_view(st, len(st.vale_types) - 1)
-    assert vv["stand_in"] is True and "yucata" in vv["note"] and "ability" in vv["provisional"]
-    # A card: the notes of its advancements, by name.
+    assert vv["stand_in"] is True and "note" not in vv and "ability" in vv["provisional"]
+    # A card: its stand-in advancements, by name.
     card = next(c for c, layers in enumerate(st.cards) if not layers)
     st.cards[card] = (cat.copy_id("Dawnsinger", "top"), cat.copy_id("Calm Weather", "middle"))
     cv = card_view(st, card)
-    assert set(cv["notes"]) == {"Dawnsinger"} and cv["stand_ins"] == ["Dawnsinger"]
+    assert "notes" not in cv and cv["stand_ins"] == ["Dawnsinger"]
     assert set(cv["provisional"]) == {"Dawnsinger", "Calm Weather"}   # Calm Weather's cost is ours
     # Every view of a fresh observation has the fields (JSON-ready).
     obs = g.observe(0)
     json.dumps(obs)
     for c in (c for row in obs["commons"].values() for c in row if c):
-        assert {"note", "stand_in", "provisional", "legendary"} <= set(c)
+        assert {"stand_in", "provisional", "legendary"} <= set(c) and "note" not in c
     for c in obs["players"][0]["deck"]:
-        assert {"notes", "stand_ins", "provisional"} <= set(c)
+        assert {"stand_ins", "provisional"} <= set(c) and "notes" not in c

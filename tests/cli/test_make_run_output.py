@@ -8,13 +8,13 @@ stars), then starts ``mysticvale serve``, whose address line must be followed by
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
 import warnings
 from pathlib import Path
 
+from ports import free_port
 from waiting import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,14 +33,8 @@ def test_setuptools_reads_the_project_without_a_deprecation_warning(monkeypatch)
     assert dist.metadata.name == "mysticvale"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_serve_prints_the_address_and_how_to_stop(tmp_path):
-    port = _free_port()
+    port = free_port()
     cmd = [sys.executable, "-c", "from mysticvale.cli.main import app; app()", "serve",
            "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(tmp_path)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import copy
 
 import pytest
@@ -124,7 +126,7 @@ def test_the_board_shows_every_players_tokens_and_vales(obs):
     other["vales"] = [dict(obs["vale_rows"]["1"][0], bought_this_turn=True)]
     out = text_of(render.board(obs))
     vale = obs["vale_rows"]["1"][0]
-    name = vale["name"] + (f" {render.MARK}" if vale["note"] or vale["stand_in"] else "")
+    name = vale["name"] + (f" {render.MARK}" if vale["stand_in"] else "")
     assert f"Player {other['seat'] + 1}'s vales: {name} (3 VP) *just bought*" in out
     row = next(line for line in out.splitlines() if line.startswith(f"│ Player {other['seat'] + 1}"))
     cells = [c.strip() for c in row.strip("│").split("│")]
@@ -185,25 +187,27 @@ def test_the_log_view_shows_only_the_latest_entries_when_limited():
     assert "7 earlier events" in out and "event 9" in out and "event 6" not in out
 
 
-def test_cards_partly_ours_are_marked_and_their_notes_shown(obs):
-    """A dagger after a stand-in's or noted card's name; the note beside the table and in
-    the deck view; a card as its sources give it carries neither."""
+def test_stand_ins_are_marked_and_said_in_a_players_words(obs):
+    """A dagger after a stand-in's name, and beside the table and in the deck view the sentence
+    the browser's zoom uses; a card as its sources give it carries neither, and no note of the
+    card data (file numbers, "ours") reaches the terminal."""
     commons = [c for row in obs["commons"].values() for c in row if c]
-    marked = [c for c in commons if c["note"] or c["stand_in"]]
-    plain = [c for c in commons if not (c["note"] or c["stand_in"])]
+    marked = [c for c in commons if c["stand_in"]]
+    plain = [c for c in commons if not c["stand_in"]]
     assert marked and plain, [c["name"] for c in commons]
+    assert not any("note" in c for c in commons)
     out = text_of(render.commons_table(obs), width=400)
     for c in marked:
         assert f"{c['name']} {render.MARK}" in out
-        assert c["note"] in out.replace("\n", " ")
+    assert render.STAND_IN in out.replace("\n", " ")
     for c in plain:
         assert f"{c['name']} {render.MARK}" not in out
-    # A card of the deck with a stand-in advancement: marked, and the note is in the deck view.
+    assert not re.search(r"\b(file 00\d|ours|provisional)\b", out, re.IGNORECASE), out
+    # A card of the deck with a stand-in advancement: marked, and the sentence is in the deck view.
     seat = obs["viewer"]
     card = obs["players"][seat]["deck"][0]
-    card.update(name="Cursed Land + Dawnsinger", notes={"Dawnsinger": "This ability is ours."},
-                stand_ins=["Dawnsinger"])
-    deck = text_of(render.deck_view(obs, seat), width=200)
+    card.update(name="Cursed Land + Dawnsinger", stand_ins=["Dawnsinger"])
+    deck = text_of(render.deck_view(obs, seat), width=600)
     assert f"Cursed Land + Dawnsinger {render.MARK}" in deck
-    assert f"{render.MARK} Dawnsinger: This ability is ours." in deck
+    assert f"{render.MARK} Dawnsinger: {render.STAND_IN}" in deck
     assert f"Blank {render.MARK}" not in deck

@@ -165,6 +165,10 @@ def test_a_plain_game_keeps_the_servers_body_bound(sqlite_client):
     r = sqlite_client.post("/api/games", json={"players": 2, "sets": ["base"], "bots": {"1": "random"},
                                                "name": "x", "padding": "y" * 40000})
     assert r.status_code == 413, r.text
+    # naming the field is not enough: only a body that carries a house-cards file may be larger
+    r = sqlite_client.post("/api/games", json={"players": 2, "sets": ["base"], "bots": {"1": "random"},
+                                               "house_cards": None, "name": "y" * 40000})
+    assert r.status_code == 413, r.text
     assert _games(sqlite_client) == 0
 
 
@@ -184,3 +188,19 @@ def test_a_rematch_undo_and_replay_start_from_the_stored_configuration_with_the_
         assert g.state.cat.advancements["Stag"].cost == 9 and g.state.cat.raw
         assert start_game(dict(config, seed=seed, house_cards=None)).state.cat.advancements["Stag"].cost == 4
     assert len(made) == 2 and not any(Path(p).exists() for p in made)
+
+
+def test_a_validator_problem_comes_as_data_for_the_page_to_word(sqlite_client):
+    """Besides its English text, each catalogue problem carries its code, arguments and place in
+    the file (cards/problems.py), which the lobby words in the page's language."""
+    bad, line = with_value(BASE, "Stag", "level", "7")
+    bad = bad.replace('trigger = "harvest"', 'trigger = "harvst"', 1)
+    r = sqlite_client.post("/api/house-cards/check", json={"sets": ["base"], "text": bad})
+    assert r.status_code == 422, r.text
+    problems = r.json()["problems"]
+    level = next(p for p in problems if p["line"] == line)
+    assert level["check"] == "out_of_range" and level["where"] == {"kind": "advancement", "name": "'Stag'"}
+    assert level["args"] == {"key": "level", "value": "7", "lo": 1, "hi": 3}
+    trigger = next(p for p in problems if p.get("check") == "unknown_trigger")
+    assert trigger["where"]["ability"] >= 1 and trigger["args"]["value"] == "'harvst'", trigger
+    assert trigger["message"].startswith(f"advancement {trigger['where']['name']}, ability "), trigger

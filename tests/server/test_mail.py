@@ -24,7 +24,7 @@ from waiting import HTTP_TIMEOUT, PATIENCE
 from fastapi.testclient import TestClient
 from social_helpers import act, create, engine, key, person, state
 
-from mysticvale.server import create_app
+from mysticvale.server import create_app, people_api
 from mysticvale.server.notify import MailSettings, SmtpServer, parse_smtp_url
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -61,9 +61,9 @@ def smtp():
 
 
 def mail_app(url: str, port: int, *, delay: float = 0.0, timeout: float = HTTP_TIMEOUT, tls: bool = False,
-             user: str | None = None, password: str | None = None):
+             user: str | None = None, password: str | None = None, **bounds):
     settings = MailSettings(SmtpServer(tls, "127.0.0.1", port, user, password), PUBLIC, "Mystic Vale <vale@vale.example>",
-                            delay=delay, timeout=timeout)
+                            delay=delay, timeout=timeout, **bounds)
     return TestClient(create_app(url, allow_seed=True, mail=settings))
 
 
@@ -88,6 +88,41 @@ def notices(client) -> list[tuple]:
     with engine(client).connect() as c:
         return [tuple(r) for r in c.execute(sa.text(
             "SELECT game_id, seat, turn, state FROM turn_notices ORDER BY game_id, seat, turn"))]
+
+
+def attempts(client, notice: tuple) -> int:
+    """The failed attempts of turn notice ``(game, seat, turn, ...)``, as stored."""
+    with engine(client).connect() as c:
+        return c.execute(sa.text("SELECT attempts FROM turn_notices WHERE game_id = :g AND seat = :s AND turn = :t"),
+                         {"g": notice[0], "s": notice[1], "t": notice[2]}).scalar()
+
+
+def anna_wants_turn_mails(c) -> tuple[dict, str, str]:
+    """Anna, her address confirmed and turn e-mails on, in a game against a random bot that
+    begins with her seat (seed 43): (Anna, game id, her seat token)."""
+    a = person(c, "Anna")
+    people = c.app.state.social.people
+    people.save_settings(a["id"], email="anna@example.org", email_turns=True)
+    assert people.confirm_email(people.new_confirmation(a["id"], "anna@example.org"))
+    g = create(c, a, bots={"1": "random"}, seed=43)
+    return a, g["id"], g["seats"][0]["token"]
+
+
+def play_until_noted(c, gid: str, token: str, noted) -> None:
+    """Anna plays her seat until ``noted()`` (a turn notice of this game is noted); the bot's
+    turns are waited for, and before each of her moves the change listener has seen the bot
+    hand her the turn (it keeps only a game's latest change: had she acted first, it would see
+    her move and note no notice)."""
+    for _ in range(300):
+        spec = state(c, gid)
+        if spec["observation"]["acting_player"] != 0:
+            wait_for(lambda: state(c, gid)["seq"] != spec["seq"])
+            continue
+        assert c.app.state.social.wait_idle(PATIENCE)
+        if noted():
+            return
+        act(c, gid, token)
+    raise AssertionError("no turn notice was noted in 300 moves")
 
 
 def settle(client) -> None:
@@ -302,6 +337,10 @@ class BlackHole:
         self.release.set()
         for conn in self.accepted:
             conn.close()
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)   # wakes the accepting thread, so the port is free again
+        except OSError:
+            pass
         self.sock.close()
 
 
@@ -328,9 +367,8 @@ def test_a_dead_smtp_server_delays_no_move(sqlite_url):
             assert hole.accepted and not hole.release.is_set()
             [hanging] = [n for n in notices(c) if n[3] == "sending"]
             hole.close()                                # the SMTP exchange fails now: tried again later
-            mailer = c.app.state.social.mailer
             wait_for(lambda: [n[3] for n in notices(c) if n[:3] == hanging[:3]] == ["pending"]
-                     and mailer._notice_attempts.get(tuple(hanging[:3])) == 1)
+                     and attempts(c, hanging) == 1)
     finally:
         hole.close()
 
@@ -469,25 +507,11 @@ def test_a_due_turn_notice_that_fails_is_retried_while_it_is_still_their_turn(sq
     with mail_app(sqlite_url, port) as c:
         mailer = c.app.state.social.mailer
         mailer.backoff = (3600.0,) * 4
-        a = person(c, "Anna")
-        people = c.app.state.social.people
-        people.save_settings(a["id"], email="anna@example.org", email_turns=True)
-        assert people.confirm_email(people.new_confirmation(a["id"], "anna@example.org"))
-        g = create(c, a, bots={"1": "random"}, seed=43)
-        gid, token = g["id"], g["seats"][0]["token"]
-        failed_once = lambda: any(n[0] == gid and mailer._notice_attempts.get(tuple(n[:3])) == 1  # noqa: E731
-                                  and n[3] == "pending" for n in notices(c))
-        for _ in range(300):                  # Anna plays until the bot hands her a turn and its mail fails
-            spec = state(c, gid)
-            if spec["observation"]["acting_player"] != 0:
-                wait_for(lambda: state(c, gid)["seq"] != spec["seq"])
-                continue
-            # Before Anna acts, the change listener has seen the bot hand her this turn (it keeps only a
-            # game's latest change: had she acted first, it would see her move and note no notice).
-            assert c.app.state.social.wait_idle(PATIENCE)
-            if any(n[0] == gid for n in notices(c)):
-                break
-            act(c, gid, token)
+        a, gid, token = anna_wants_turn_mails(c)
+        failed_once = lambda: any(n[0] == gid and attempts(c, n) == 1 and n[3] == "pending"  # noqa: E731
+                                  for n in notices(c))
+        # Anna plays until the bot hands her a turn and its mail fails
+        play_until_noted(c, gid, token, lambda: any(n[0] == gid for n in notices(c)))
         wait_for(failed_once)                 # the first attempt failed: pending again, not "failed"
         inbox = Inbox()
         controller = Controller(inbox, hostname="127.0.0.1", port=port)
@@ -539,12 +563,7 @@ def test_turn_mails_to_one_address_are_bounded_per_hour(sqlite_url, smtp):
 
     inbox, port = smtp
     with mail_app(sqlite_url, port) as c:
-        a = person(c, "Anna")
-        people = c.app.state.social.people
-        people.save_settings(a["id"], email="anna@example.org", email_turns=True)
-        assert people.confirm_email(people.new_confirmation(a["id"], "anna@example.org"))
-        g = create(c, a, bots={"1": "random"}, seed=43)
-        gid, token = g["id"], g["seats"][0]["token"]
+        a, gid, token = anna_wants_turn_mails(c)
         # the address has had its most turn e-mails this hour (earlier turns of this game)
         with engine(c).begin() as conn:
             for i in range(notify.TURN_MAILS_PER_HOUR):
@@ -552,14 +571,77 @@ def test_turn_mails_to_one_address_are_bounded_per_hour(sqlite_url, smtp):
                                      "done_at) VALUES (:g, 0, :t, :p, 0, :now, 'sent', :now)"),
                              {"g": gid, "t": 10_000 + i, "p": a["id"], "now": time.time()})
         real = lambda: [n for n in notices(c) if n[2] < 10_000]      # noqa: E731
-        for _ in range(300):
-            spec = state(c, gid)
-            if spec["observation"]["acting_player"] != 0:
-                wait_for(lambda: state(c, gid)["seq"] != spec["seq"])
-                continue
-            assert c.app.state.social.wait_idle(PATIENCE)     # the bot's handover seen before she acts
-            if real():
-                break
-            act(c, gid, token)
+        play_until_noted(c, gid, token, real)
         wait_for(lambda: real() and real()[0][3] == "limited")
         assert inbox.mails == []
+
+
+def test_turn_mails_one_client_address_causes_are_bounded_per_hour(sqlite_url, smtp):
+    """Issue 22: e-mail limits per client address too.  Bob's moves, from one address, hand Anna the
+    turn in one game after another: past the bound per client address (here 1 an hour, through the
+    setting) his moves cause no more e-mail, while a move of Cleo's, from another address, still does."""
+    from mysticvale.server import notify
+
+    inbox, port = smtp
+    with mail_app(sqlite_url, port, turn_mails_per_address=1) as c:
+        assert notify.TURN_MAILS_PER_ADDRESS > 1        # (the default bound is not this test's)
+        app = c.app
+        a = person(c, "Anna")
+        people = app.state.social.people
+        people.save_settings(a["id"], email="anna@example.org", email_turns=True)
+        assert people.confirm_email(people.new_confirmation(a["id"], "anna@example.org"))
+        mover = {"Bob": TestClient(app, client=("192.0.2.7", 5000)), "Cleo": TestClient(app, client=("198.51.100.9", 5000))}
+        movers = {name: person(client, name) for name, client in mover.items()}
+
+        def handover(name: str, seed: int) -> tuple:
+            """A game of Anna and ``name``, played until ``name``'s move hands Anna the turn; its notice."""
+            g = create(c, a, seed=seed)
+            gid, anna = g["id"], g["seats"][0]["token"]
+            r = mover[name].post(f"/api/games/{gid}/claim", json={"token": g["seats"][1]["token"]},
+                                 headers=key(movers[name]))
+            assert r.status_code == 200, r.text
+            theirs = r.json()["token"]
+            for _ in range(300):
+                spec = state(c, gid)
+                assert app.state.social.wait_idle(PATIENCE)
+                mine = [n for n in notices(c) if n[0] == gid]
+                if mine:
+                    settle(c)
+                    return [n for n in notices(c) if n[0] == gid][0]
+                if spec["observation"]["acting_player"] == 0:
+                    act(c, gid, anna)
+                else:
+                    act(mover[name], gid, theirs)
+            raise AssertionError("the turn never came")
+
+        first = handover("Bob", 61)
+        assert first[3] == "sent" and len(inbox.mails) == 1
+        second = handover("Bob", 62)                 # the same address again, within the hour
+        assert second[3] == "limited" and len(inbox.mails) == 1
+        third = handover("Cleo", 63)                 # another address: its move's notice goes out
+        assert third[3] == "sent" and len(inbox.mails) == 2
+        assert [rcpt for _, rcpt, _ in inbox.mails] == [["anna@example.org"]] * 2
+        with engine(c).connect() as conn:           # the address is kept only as a digest
+            stored = conn.execute(sa.text("SELECT cause FROM turn_notices")).scalars().all()
+        assert "192.0.2.7" not in "".join(stored) and len(set(stored)) == 2
+
+
+def test_how_long_the_answer_waits_for_the_first_attempt_is_set_by_the_environment():
+    # (the tests' servers wait as long as the tests do: tests/conftest.py, docs/testing.md)
+    import os
+    import subprocess
+    import sys
+
+    def wait_with(value: str | None) -> subprocess.CompletedProcess:
+        env = {k: v for k, v in os.environ.items() if k != "MYSTICVALE_FIRST_ATTEMPT_WAIT"}
+        if value is not None:
+            env["MYSTICVALE_FIRST_ATTEMPT_WAIT"] = value
+        return subprocess.run([sys.executable, "-c", "from mysticvale.server import people_api as p; "
+                               "print(p.FIRST_ATTEMPT_WAIT)"], env=env, capture_output=True, text=True,
+                              timeout=2 * PATIENCE)
+
+    assert wait_with(None).stdout.strip() == "10.0"
+    assert wait_with("2.5").stdout.strip() == "2.5"
+    bad = wait_with("soon")
+    assert bad.returncode != 0 and "MYSTICVALE_FIRST_ATTEMPT_WAIT must be a number of seconds, not 'soon'" in bad.stderr
+    assert people_api.FIRST_ATTEMPT_WAIT == PATIENCE        # this process: set by tests/conftest.py

@@ -23,6 +23,7 @@ from ..engine.card_types import (
 )
 from ..engine.catalogue import Catalogue
 from ..errors import CatalogueError
+from .problems import Problem, Where, quoted
 
 #: Sets shipped with the package, in the order they are listed.
 KNOWN_SETS: tuple[str, ...] = ("base", "vale_of_magic", "twilight_garden")
@@ -100,90 +101,95 @@ def builtin_path(set_id: str) -> Path:
 class _Checker:
     def __init__(self, source: str) -> None:
         self.source = source
-        self.problems: list[str] = []
+        self.found: list[Problem] = []
 
-    def err(self, where: str, msg: str) -> None:
-        self.problems.append(f"{where}: {msg}")
+    @property
+    def problems(self) -> list[str]:
+        return [p.text() for p in self.found]
 
-    def int_field(self, where: str, card: dict, key: str, default: int | None = None,
+    def err(self, where: Where, code: str, **args: Any) -> None:
+        self.found.append(Problem(where, code, args))
+
+    def error(self) -> CatalogueError:
+        return CatalogueError(self.problems, self.source, self.found)
+
+    def int_field(self, where: Where, card: dict, key: str, default: int | None = None,
                   lo: int = 0, hi: int = 1000) -> int:
         if key not in card:
             if default is None:
-                self.err(where, f"missing required field '{key}'")
+                self.err(where, "missing_field", key=key)
                 return 0
             return default
         v = card[key]
         if isinstance(v, bool) or not isinstance(v, int):
-            self.err(where, f"'{key}' must be a whole number, not {v!r}")
+            self.err(where, "not_whole_number", key=key, value=repr(v))
             return 0
         if not lo <= v <= hi:
-            self.err(where, f"'{key}' = {v} is out of range {lo}..{hi}")
+            self.err(where, "out_of_range", key=key, value=str(v), lo=lo, hi=hi)
         return v
 
-    def bool_field(self, where: str, card: dict, key: str) -> bool:
+    def bool_field(self, where: Where, card: dict, key: str) -> bool:
         v = card.get(key, False)
         if not isinstance(v, bool):
-            self.err(where, f"'{key}' must be true or false, not {v!r}")
+            self.err(where, "not_bool", key=key, value=repr(v))
             return False
         return v
 
-    def str_field(self, where: str, card: dict, key: str, required: bool = False) -> str:
+    def str_field(self, where: Where, card: dict, key: str, required: bool = False) -> str:
         v = card.get(key)
         if v is None:
             if required:
-                self.err(where, f"missing required field '{key}'")
+                self.err(where, "missing_field", key=key)
             return ""
         if not isinstance(v, str):
-            self.err(where, f"'{key}' must be text, not {v!r}")
+            self.err(where, "not_text", key=key, value=repr(v))
             return ""
         return v
 
-    def text_field(self, where: str, card: dict, key: str = "text") -> str:
+    def text_field(self, where: Where, card: dict, key: str = "text") -> str:
         """A card text: what a player reads, so no word about where a value comes from."""
         v = self.str_field(where, card, key)
         m = PROVENANCE_WORDS.search(v)
         if m:
-            self.err(where, f"'{key}' is what players read on the card, but it says where a value comes "
-                            f"from ({m.group(0)!r}): move that into 'note'")
+            self.err(where, "text_names_source", key=key, words=repr(m.group(0)))
         m = RULE_SET_WORDS.search(v)
         if m:
-            self.err(where, f"'{key}' is what players read on the card, but it remarks on a rule set "
-                            f"({m.group(0)!r}): move that into 'note'")
+            self.err(where, "text_names_rule_set", key=key, words=repr(m.group(0)))
         return v
 
-    def stand_in(self, where: str, card: dict, generic: bool, abilities: tuple[Ability, ...],
+    def stand_in(self, where: Where, card: dict, generic: bool, abilities: tuple[Ability, ...],
                  prov: dict[str, str], old_key: str | None = None) -> bool:
         """``stand_in``: as the file says; otherwise true for a generic card and for one whose
         ability is provisional (its printed text is unknown, the ability is ours)."""
         keys = [k for k in ("stand_in", old_key) if k and k in card]
         values = [self.bool_field(where, card, k) for k in keys]
         if len(set(values)) > 1:
-            self.err(where, f"'stand_in' and '{old_key}' disagree (they mean the same)")
+            self.err(where, "stand_in_disagrees", key=old_key)
         if values:
             if generic and not values[0]:
-                self.err(where, "a generic card is not a printed card: it cannot have 'stand_in = false'")
+                self.err(where, "generic_stand_in")
             return values[0] or generic
         return generic or (bool(abilities) and prov.get("ability", "provisional") == "provisional")
 
-    def symbols(self, where: str, card: dict) -> tuple[int, ...]:
+    def symbols(self, where: Where, card: dict) -> tuple[int, ...]:
         raw = card.get("symbols", {})
         if not isinstance(raw, dict):
-            self.err(where, f"'symbols' must be a table like {{ mana = 1 }}, not {raw!r}")
+            self.err(where, "symbols_not_table", value=repr(raw))
             return (0,) * len(SYMBOLS)
         for k in raw:
             if k not in SYMBOLS:
-                self.err(where, f"unknown symbol {k!r} in 'symbols' (known: {', '.join(SYMBOLS)})")
+                self.err(where, "unknown_symbol", value=repr(k), known=", ".join(SYMBOLS))
         return tuple(self.int_field(where, raw, s, default=0, hi=20) for s in SYMBOLS)
 
-    def unknown_fields(self, where: str, card: dict, allowed: set[str]) -> None:
+    def unknown_fields(self, where: Where, card: dict, allowed: set[str]) -> None:
         for k in card:
             if k not in allowed:
-                self.err(where, f"unknown field '{k}'")
+                self.err(where, "unknown_field", key=k)
 
-    def provenance(self, where: str, card: dict, fields: Iterable[str]) -> dict[str, str]:
+    def provenance(self, where: Where, card: dict, fields: Iterable[str]) -> dict[str, str]:
         raw = card.get("provenance", {})
         if not isinstance(raw, dict):
-            self.err(where, "'provenance' must be a table like { cost = \"provisional\" }")
+            self.err(where, "provenance_not_table")
             return {}
         out = {}
         allowed = set(fields) | {"name"}
@@ -193,46 +199,46 @@ class _Checker:
             allowed |= {f"symbols.{k}" for k in SYMBOLS}
         for k, v in raw.items():
             if k not in allowed:
-                self.err(where, f"provenance given for unknown field '{k}'")
+                self.err(where, "provenance_unknown_field", key=k)
             elif v not in PROVENANCES:
-                self.err(where, f"provenance of '{k}' must be one of {', '.join(PROVENANCES)}, not {v!r}")
+                self.err(where, "provenance_bad", key=k, known=", ".join(PROVENANCES), value=repr(v))
             else:
                 out[k] = v
         return out
 
-    def abilities(self, where: str, card: dict) -> tuple[Ability, ...]:
+    def abilities(self, where: Where, card: dict) -> tuple[Ability, ...]:
         raw = card.get("abilities", [])
         if not isinstance(raw, list):
-            self.err(where, "'abilities' must be a list of tables")
+            self.err(where, "abilities_not_list")
             return ()
         out = []
         for i, a in enumerate(raw):
-            w = f"{where}, ability {i + 1}"
+            w = where.with_ability(i + 1)
             if not isinstance(a, dict):
-                self.err(w, "must be a table like { trigger = \"harvest\", effect = \"...\" }")
+                self.err(w, "ability_not_table")
                 continue
             trig = a.get("trigger")
             eff = a.get("effect")
             if trig not in TRIGGERS:
-                self.err(w, f"unknown trigger {trig!r} (known: {', '.join(TRIGGERS)})")
+                self.err(w, "unknown_trigger", value=repr(trig), known=", ".join(TRIGGERS))
                 continue
             spec = EFFECTS.get(eff)
             if spec is None:
-                self.err(w, f"unknown effect {eff!r}")
+                self.err(w, "unknown_effect", value=repr(eff))
                 continue
             if trig not in spec.triggers:
-                self.err(w, f"effect {eff!r} cannot have trigger {trig!r} (it can: {', '.join(spec.triggers)})")
+                self.err(w, "effect_trigger", effect=repr(eff), value=repr(trig), known=", ".join(spec.triggers))
             params = {k: v for k, v in a.items() if k not in ("trigger", "effect", "optional", "text")}
             for k, v in params.items():
                 if k not in spec.params:
-                    self.err(w, f"effect {eff!r} takes no parameter {k!r} (it takes: {', '.join(spec.params) or 'none'})")
+                    self.err(w, "effect_parameter", effect=repr(eff), value=repr(k), known=", ".join(spec.params) or "none")
                 elif not isinstance(v, spec.params[k]) or isinstance(v, bool) and spec.params[k] is not bool:
-                    self.err(w, f"parameter {k!r} has the wrong type: {v!r}")
+                    self.err(w, "parameter_type", key=repr(k), value=repr(v))
                 elif k == "symbol" and v not in SYMBOLS:
-                    self.err(w, f"parameter 'symbol' must be one of {', '.join(SYMBOLS)}, not {v!r}")
+                    self.err(w, "parameter_symbol", known=", ".join(SYMBOLS), value=repr(v))
             optional = a.get("optional", False)
             if not isinstance(optional, bool):
-                self.err(w, "'optional' must be true or false")
+                self.err(w, "optional_not_bool")
                 optional = False
             out.append(Ability(trig, eff, params, optional, self.text_field(w, a)))
         return tuple(out)
@@ -245,75 +251,76 @@ def parse_set(text: str, source: str) -> SetData:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CatalogueError([f"not valid TOML: {exc}"], source) from None
+    set_where = Where("set", "[set]")
     meta = raw.get("set")
     set_id = ""
     title = ""
     counts: dict[str, dict[str, int]] = {}
     if not isinstance(meta, dict):
-        chk.err("[set]", "missing the [set] table (with id = \"base\" or another set)")
+        chk.err(set_where, "no_set_table")
     else:
-        set_id = chk.str_field("[set]", meta, "id", required=True)
-        title = chk.str_field("[set]", meta, "title")
+        set_id = chk.str_field(set_where, meta, "id", required=True)
+        title = chk.str_field(set_where, meta, "title")
         if set_id and set_id not in KNOWN_SETS:
-            chk.err("[set]", f"unknown set id {set_id!r} (known: {', '.join(KNOWN_SETS)})")
+            chk.err(set_where, "unknown_set", value=repr(set_id), known=", ".join(KNOWN_SETS))
         for key in ("advancements", "vales"):
             c = meta.get(key, {})
             if isinstance(c, dict):
                 counts[key] = {k: v for k, v in c.items() if isinstance(v, int)}
     for key in raw:
         if key not in ("set", "starting", "advancement", "vale", "leader"):
-            chk.err(f"[{key}]", "unknown section (known: set, starting, advancement, vale, leader)")
+            chk.err(Where("section", str(key)), "unknown_section")
 
     starting: list[StartingCard] = []
     for i, card in enumerate(raw.get("starting", [])):
         name = card.get("name") if isinstance(card, dict) else None
-        where = f"starting card {name or i + 1!r}"
+        where = Where("starting", quoted(name, i + 1, hash_sign=False))
         if not isinstance(card, dict):
-            chk.err(where, "must be a table")
+            chk.err(where, "not_table")
             continue
         chk.unknown_fields(where, card, _START_FIELDS)
         chk.str_field(where, card, "name", required=True)
         slot = card.get("slot")
         if slot is not None and slot not in SLOTS:
-            chk.err(where, f"'slot' must be one of {', '.join(SLOTS)}, not {slot!r}")
+            chk.err(where, "slot_bad", known=", ".join(SLOTS), value=repr(slot))
         starting.append(StartingCard(
             name=str(name), per_deck=chk.int_field(where, card, "per_deck", hi=20), slot=slot,
             symbols=chk.symbols(where, card), text=chk.text_field(where, card),
             provenance=chk.provenance(where, card, _VALUE_FIELDS_ADV), note=chk.str_field(where, card, "note"),
         ))
     if starting and sum(s.per_deck for s in starting) != 20:
-        chk.err("starting cards", f"a player's deck must have 20 cards, these give {sum(s.per_deck for s in starting)}")
+        chk.err(Where("starting_cards"), "deck_size", n=sum(s.per_deck for s in starting))
 
     advs: list[AdvancementType] = []
     names: set[str] = set()
     for i, card in enumerate(raw.get("advancement", [])):
         name = card.get("name") if isinstance(card, dict) else None
-        where = f"advancement {name or '#' + str(i + 1)!r}"
+        where = Where("advancement", quoted(name, i + 1))
         if not isinstance(card, dict):
-            chk.err(where, "must be a table")
+            chk.err(where, "not_table")
             continue
         chk.unknown_fields(where, card, _ADV_FIELDS)
         chk.str_field(where, card, "name", required=True)
         if name in names:
-            chk.err(where, "the name is used twice")
+            chk.err(where, "name_twice")
         names.add(str(name))
         kind = card.get("kind", "advancement")
         if kind not in ("advancement", "fertile_soil"):
-            chk.err(where, f"'kind' must be advancement or fertile_soil, not {kind!r}")
+            chk.err(where, "kind_bad", value=repr(kind))
         level = chk.int_field(where, card, "level", lo=0 if kind == "fertile_soil" else 1, hi=3)
         copies_raw = card.get("copies", [[s] for s in SLOTS])
         copies: list[tuple[str, ...]] = []
         if not isinstance(copies_raw, list) or not copies_raw:
-            chk.err(where, "'copies' must be a non-empty list of slot lists like [[\"top\"], [\"middle\"]]")
+            chk.err(where, "copies_bad")
         else:
             for c in copies_raw:
                 if not isinstance(c, list) or not c or any(s not in SLOTS for s in c) or len(set(c)) != len(c):
-                    chk.err(where, f"each copy must list slots from {', '.join(SLOTS)}, not {c!r}")
+                    chk.err(where, "copy_slots_bad", known=", ".join(SLOTS), value=repr(c))
                 else:
                     copies.append(tuple(s for s in SLOTS if s in c))
         ability_value = card.get("ability_value", 0.0)
         if not isinstance(ability_value, (int, float)) or isinstance(ability_value, bool):
-            chk.err(where, f"'ability_value' must be a number, not {ability_value!r}")
+            chk.err(where, "ability_value_bad", value=repr(ability_value))
         prov = chk.provenance(where, card, _VALUE_FIELDS_ADV)
         abilities = chk.abilities(where, card)
         generic = chk.bool_field(where, card, "generic")
@@ -337,27 +344,27 @@ def parse_set(text: str, source: str) -> SetData:
     vales: list[ValeType] = []
     for i, card in enumerate(raw.get("vale", [])):
         name = card.get("name") if isinstance(card, dict) else None
-        where = f"vale {name or '#' + str(i + 1)!r}"
+        where = Where("vale", quoted(name, i + 1))
         if not isinstance(card, dict):
-            chk.err(where, "must be a table")
+            chk.err(where, "not_table")
             continue
         chk.unknown_fields(where, card, _VALE_FIELDS)
         chk.str_field(where, card, "name", required=True)
         if name in names:
-            chk.err(where, "the name is used twice")
+            chk.err(where, "name_twice")
         names.add(str(name))
         cost_raw = card.get("cost")
         cost = (0, 0, 0, 0)
         if not isinstance(cost_raw, dict):
-            chk.err(where, "'cost' must be a table like { animal = 1, forest = 0, sky = 1, any = 0 }")
+            chk.err(where, "vale_cost_not_table")
         else:
             for k in cost_raw:
                 if k not in ("animal", "forest", "sky", "any"):
-                    chk.err(where, f"unknown spirit {k!r} in 'cost' (known: animal, forest, sky, any)")
+                    chk.err(where, "vale_cost_spirit", value=repr(k))
             cost = tuple(chk.int_field(where, cost_raw, k, default=0, hi=9)
                          for k in ("animal", "forest", "sky", "any"))  # type: ignore[assignment]
             if sum(cost) == 0:
-                chk.err(where, "a vale must cost at least one spirit symbol")
+                chk.err(where, "vale_cost_zero")
         prov = chk.provenance(where, card, _VALUE_FIELDS_VALE)
         abilities = chk.abilities(where, card)
         generic = chk.bool_field(where, card, "generic")
@@ -373,8 +380,8 @@ def parse_set(text: str, source: str) -> SetData:
             stand_in=chk.stand_in(where, card, generic, abilities, prov),
         ))
     leaders, parts = _parse_leaders(chk, raw.get("leader", []), set_id, names)
-    if chk.problems:
-        raise CatalogueError(chk.problems, source)
+    if chk.found:
+        raise chk.error()
     return SetData(set_id, title, counts, starting, advs, vales, raw, source, leaders, parts)
 
 
@@ -391,18 +398,18 @@ def _parse_leaders(chk: _Checker, raw: Any, set_id: str, names: set[str]
     leaders: list[LeaderType] = []
     parts: list[AdvancementType] = []
     if not isinstance(raw, list):
-        chk.err("[[leader]]", "must be a list of tables")
+        chk.err(Where("leaders", "[[leader]]"), "leaders_not_list")
         return leaders, parts
     for i, card in enumerate(raw):
         name = card.get("name") if isinstance(card, dict) else None
-        where = f"leader {name or '#' + str(i + 1)!r}"
+        where = Where("leader", quoted(name, i + 1))
         if not isinstance(card, dict):
-            chk.err(where, "must be a table")
+            chk.err(where, "not_table")
             continue
         chk.unknown_fields(where, card, _LEADER_FIELDS)
         chk.str_field(where, card, "name", required=True)
         if name in names:
-            chk.err(where, "the name is used twice")
+            chk.err(where, "name_twice")
         names.add(str(name))
         sides: dict[str, list[str]] = {}
         leader_note = chk.str_field(where, card, "note")
@@ -410,24 +417,24 @@ def _parse_leaders(chk: _Checker, raw: Any, set_id: str, names: set[str]
         for side in ("start", "upgraded"):
             rows = card.get(side)
             if not isinstance(rows, list) or not rows:
-                chk.err(where, f"'{side}' must be a non-empty list of parts ([[leader.{side}]] tables)")
+                chk.err(where, "leader_side_bad", side=side)
                 sides[side] = []
                 continue
             used: set[str] = set()
             sides[side] = []
             for j, part in enumerate(rows):
-                w = f"{where}, {side} part {j + 1}"
+                w = where.with_part(side, j + 1)
                 if not isinstance(part, dict):
-                    chk.err(w, "must be a table")
+                    chk.err(w, "not_table")
                     continue
                 chk.unknown_fields(w, part, _PART_FIELDS)
                 slots = part.get("slots", list(SLOTS))
                 if not isinstance(slots, list) or not slots or any(x not in SLOTS for x in slots) \
                         or len(set(slots)) != len(slots):
-                    chk.err(w, f"'slots' must list slots from {', '.join(SLOTS)}, not {slots!r}")
+                    chk.err(w, "part_slots_bad", known=", ".join(SLOTS), value=repr(slots))
                     slots = list(SLOTS)
                 if used & set(slots):
-                    chk.err(w, "two parts of one side use the same slot")
+                    chk.err(w, "part_slot_twice")
                 used |= set(slots)
                 label = "starting" if side == "start" else "upgraded"
                 pname = f"{name} ({label})" if j == 0 else f"{name} ({label}, {'+'.join(slots)})"
@@ -535,9 +542,9 @@ def load_catalogue(sets: Iterable[str] = ("base",),
 
 def build_catalogue(sets: tuple[str, ...], data: dict[str, SetData], custom: dict[str, dict]) -> Catalogue:
     base = data["base"]
-    problems = []
+    found: list[Problem] = []
     if not base.starting:
-        problems.append("the base data has no [[starting]] cards")
+        found.append(Problem(None, "no_starting"))
     advs: dict[str, AdvancementType] = {}
     vales: dict[str, ValeType] = {}
     leaders: dict[str, LeaderType] = {}
@@ -545,23 +552,23 @@ def build_catalogue(sets: tuple[str, ...], data: dict[str, SetData], custom: dic
         if sd.id in sets:
             for t in sd.leader_parts:
                 if t.name in advs:
-                    problems.append(f"leader part {t.name!r} is in two sets")
+                    found.append(Problem(Where("leader_part", repr(t.name)), "in_two_sets"))
                 advs[t.name] = t
             for ld in sd.leaders:
                 if ld.name in leaders:
-                    problems.append(f"leader {ld.name!r} is in two sets")
+                    found.append(Problem(Where("leader", repr(ld.name)), "in_two_sets"))
                 leaders[ld.name] = ld
         for t in sd.advancements:
             if t.kind == "fertile_soil" and sd.id != "base":
-                problems.append(f"advancement {t.name!r}: Fertile Soil belongs in the base data")
+                found.append(Problem(Where("advancement", repr(t.name)), "soil_not_base"))
             if t.kind == "fertile_soil" or sd.id in sets:
                 if t.name in advs:
-                    problems.append(f"advancement {t.name!r} is in two sets")
+                    found.append(Problem(Where("advancement", repr(t.name)), "in_two_sets"))
                 advs[t.name] = t
         if sd.id in sets:
             for v in sd.vales:
                 if v.name in vales:
-                    problems.append(f"vale {v.name!r} is in two sets")
+                    found.append(Problem(Where("vale", repr(v.name)), "in_two_sets"))
                 vales[v.name] = v
     for st in base.starting:
         if st.slot is None:
@@ -569,7 +576,7 @@ def build_catalogue(sets: tuple[str, ...], data: dict[str, SetData], custom: dic
         if st.name in advs:
             t = advs[st.name]
             if t.symbols != st.symbols:
-                problems.append(f"starting card {st.name!r}: its symbols differ from the advancement of that name")
+                found.append(Problem(Where("starting", repr(st.name)), "starting_symbols"))
         else:
             advs[st.name] = AdvancementType(
                 name=st.name, set="base", kind="starting", level=0, cost=0, symbols=st.symbols,
@@ -577,15 +584,15 @@ def build_catalogue(sets: tuple[str, ...], data: dict[str, SetData], custom: dic
                 note=st.note,
             )
     if not any(t.kind == "fertile_soil" for t in advs.values()):
-        problems.append("the base data has no Fertile Soil advancement")
+        found.append(Problem(None, "no_soil"))
     for lvl in (1, 2, 3):
         if not any(t.kind == "advancement" and t.level == lvl for t in advs.values()):
-            problems.append(f"the chosen sets have no level-{lvl} advancement")
+            found.append(Problem(None, "no_level_advancement", {"level": lvl}))
     for lvl in (1, 2):
         if not any(v.level == lvl for v in vales.values()):
-            problems.append(f"the chosen sets have no level-{lvl} vale")
-    if problems:
-        raise CatalogueError(problems, "catalogue")
+            found.append(Problem(None, "no_level_vale", {"level": lvl}))
+    if found:
+        raise CatalogueError([p.text() for p in found], "catalogue", found)
     return Catalogue(sets=sets, advancements=advs, vales=vales, leaders=leaders,
                      starting=[(st.name, st.per_deck) for st in base.starting],
                      source="custom" if custom else "builtin", raw=custom or None)

@@ -65,15 +65,17 @@ def player_name(seat: int | None) -> str:
     return "-" if seat is None else f"Player {seat + 1}"
 
 
-# -- the marker of cards that are partly ours ----------------------------------------
-#: After the name of a card something of which is ours (docs/catalogue.md): a stand-in,
-#: or a card whose note says what of it is ours.  The note is shown beside the view.
+# -- the marker of stand-in cards ------------------------------------------------------
+#: After the name of a stand-in: a card standing in for a printed one the rules do not
+#: describe (docs/catalogue.md).  A sentence beside the view says so, the browser's words.
 MARK = "†"
+#: What a stand-in is, in the words the browser's zoom uses (messages "zoom.stand_in").
+STAND_IN = "A stand-in for a printed card not described in the rules: its values are estimates."
 
 
 def marked(view: dict[str, Any]) -> bool:
     """Does this advancement, vale or card view carry the marker?"""
-    return bool(view.get("stand_in") or view.get("note") or view.get("notes") or view.get("stand_ins"))
+    return bool(view.get("stand_in") or view.get("stand_ins"))
 
 
 def _named(name: str, view: dict[str, Any], style: str = "") -> Text:
@@ -85,19 +87,16 @@ def _named(name: str, view: dict[str, Any], style: str = "") -> Text:
 
 
 def view_notes(view: dict[str, Any]) -> list[tuple[str, str]]:
-    """(name, note) of what is ours on a view: its own note, or each advancement's on a card."""
-    if "notes" in view or "stand_ins" in view:
-        notes = dict(view.get("notes") or {})
-        for name in view.get("stand_ins") or ():
-            notes.setdefault(name, "")
-        return [(n, note or "A stand-in for a printed card.") for n, note in notes.items()]
+    """(name, sentence) of the stand-ins on a view: itself, or each advancement of a card."""
+    if "stand_ins" in view:
+        return [(n, STAND_IN) for n in view.get("stand_ins") or ()]
     if marked(view):
-        return [(view["name"], view.get("note") or "A stand-in for a printed card.")]
+        return [(view["name"], STAND_IN)]
     return []
 
 
 def notes_text(views: Iterable[dict[str, Any]]) -> Text:
-    """The notes of the marked views, one line per distinct note (``† A, B: note``)."""
+    """The sentences of the marked views, one line per distinct one (``† A, B: sentence``)."""
     by_note: dict[str, list[str]] = {}
     for v in views:
         for name, note in view_notes(v):

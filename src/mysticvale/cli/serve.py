@@ -53,6 +53,17 @@ def command(
     mail_from: str = typer.Option(None, help="the From: of e-mails (default: Mystic Vale <noreply@public host>)"),
     mail_delay: float = typer.Option(120.0, min=0, help="seconds a turn waits before its e-mail: a player who acts "
                                                          "sooner gets none"),
+    absent_after: float = typer.Option(120.0, min=0, help="seconds after the last request that a game with no socket "
+                                                          "open still counts as attended: a searching bot of a game "
+                                                          "nobody attends waits until somebody is back"),
+    presence_expiry: float = typer.Option(30.0, min=0.3, help="(several processes) seconds a process's word that "
+                                                              "somebody attends a game there lasts without its "
+                                                              "heartbeat (a third of it)"),
+    turn_mails_per_hour: int = typer.Option(10, min=1, help="'your turn' e-mails one recipient address gets per hour "
+                                                           "at most"),
+    turn_mails_per_address: int = typer.Option(30, min=1, help="'your turn' e-mails one client address may cause per "
+                                                              "hour (by creating the game or making the move that "
+                                                              "hands the turn over)"),
 ) -> None:
     """Serve the game in the browser; prints the address to open."""
     import uvicorn
@@ -84,7 +95,9 @@ def command(
               "bot_only_per_minute": bot_only_per_minute, "max_bot_only_games": max_bot_only_games,
               "people_per_10min": people_per_10min, "joins_per_10min": joins_per_10min,
               "sockets_per_address": sockets_per_address, "messages_per_address": messages_per_address,
-              "watch_parent": workers > 1, "smtp": smtp, "mail_from": mail_from, "mail_delay": mail_delay}
+              "watch_parent": workers > 1, "smtp": smtp, "mail_from": mail_from, "mail_delay": mail_delay,
+              "turn_mails_per_hour": turn_mails_per_hour, "turn_mails_per_address": turn_mails_per_address,
+              "absent_after": absent_after, "presence_expiry": presence_expiry}
     where = url if url.startswith("sqlite") else url.split("@")[-1]
     console.print(f"Mystic Vale is served at [bold]{public}/[/bold]  (API: {public}/docs; database: {where}"
                   f"{f'; {workers} processes' if workers > 1 else ''}; e-mail: {described if smtp else 'off'})",
@@ -117,9 +130,12 @@ def build_app(config: dict):
     if config.get("smtp"):
         public = config["public_url"]
         mail = MailSettings(parse_smtp_url(config["smtp"]), public, config.get("mail_from") or default_sender(public),
-                            delay=config.get("mail_delay", 120.0))
+                            delay=config.get("mail_delay", 120.0),
+                            turn_mails_per_hour=config.get("turn_mails_per_hour", 10),
+                            turn_mails_per_address=config.get("turn_mails_per_address", 30))
     return create_app(config["database"], allow_seed=config["allow_seed"], public_url=config["public_url"],
-                      bot_workers=config["bot_workers"], limits=limits, mail=mail)
+                      bot_workers=config["bot_workers"], limits=limits, mail=mail,
+                      absent_after=config.get("absent_after"), presence_expiry=config.get("presence_expiry"))
 
 
 def app_from_environment():

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnected
 from ..bots import bot_names
 from ..runtime import settle, tune_for_serving
 from .cluster import LocalCoordinator, PgCoordinator, hold_sqlite
-from .limits import (CreationLimiter, Limits, MessageLimiter, SocketLimiter, StrictJSONRoute, TooLarge,
+from .limits import (CreationLimiter, Limits, MessageLimiter, SocketLimiter, StrictJSONRoute, TooLarge, strict_loads,
                      TooManySockets, client_address, receive_client_message, validation_error_handler, whole_number)
 from . import outage
 from .privacy import SecurityHeaders, install_log_redaction, invitation_url, websocket_token
@@ -139,7 +139,8 @@ def house_cards_refused(exc: "house_cards.HouseCardsError") -> JSONResponse:
 def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path | None = None,
                bot_workers: int = 2, bot_threads: int = 2, public_url: str | None = None,
                limits: Limits | None = None, max_cached: int = 256, max_live: int = 4096,
-               sweep_every: float = 1.0, mail: MailSettings | None = None) -> FastAPI:
+               sweep_every: float = 1.0, mail: MailSettings | None = None, absent_after: float | None = None,
+               presence_expiry: float | None = None) -> FastAPI:
     """The server application for the database at ``database_url`` (SQLite or PostgreSQL URL).
 
     ``allow_seed`` lets ``POST /api/games`` fix the seed (tests, reproducible games);
@@ -147,7 +148,10 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     it they are relative links); ``limits`` bounds what clients may ask for; ``bot_workers``
     search processes and ``bot_threads`` threads play the bots.  On PostgreSQL, several
     processes may serve the same database (:mod:`mysticvale.server.cluster`).  ``mail``: how
-    to send "your turn" e-mail (None: no e-mail).
+    to send "your turn" e-mail (None: no e-mail).  ``absent_after``: seconds after its last request
+    that a game with nobody's socket open still counts as attended (its searching bots search);
+    ``presence_expiry``: on PostgreSQL, seconds a process's word that somebody attends a game
+    there lasts without its heartbeat (:mod:`mysticvale.server.presence`).
     """
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     limits = limits if limits is not None else Limits()
@@ -161,10 +165,11 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         tune_for_serving()              # fewer, not longer, collector pauses (runtime.py)
         storage = Storage(database_url)
         held = hold_sqlite(storage)
-        coordinator = PgCoordinator(storage, sweep_every=sweep_every) if storage.shared else LocalCoordinator()
+        coordinator = (PgCoordinator(storage, sweep_every=sweep_every, presence_expiry=presence_expiry)
+                       if storage.shared else LocalCoordinator())
         manager = SessionManager(storage, allow_seed=allow_seed, bot_workers=bot_workers, bot_threads=bot_threads,
                                  max_cached=max_cached, max_live=max_live, max_think=limits.max_think,
-                                 coordinator=coordinator)
+                                 coordinator=coordinator, absent_after=absent_after)
         app.state.manager = manager
         # Changes sent on a table's socket are applied (and wait for their commit) on these
         # threads: a standard pool hands work over through a C queue, 42-52 us of CPU per call
@@ -229,10 +234,17 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         return {"bots": bot_names(), "max_think": limits.max_think}
 
     async def house_body_bound(request: Request) -> None:
-        """The routes that take a house-cards file accept up to HOUSE_BODY bytes; any other body
-        keeps the server's bound (413 before the body is looked at further)."""
+        """A new game's body may be up to HOUSE_BODY bytes (the route's bound) only when it carries
+        a house-cards file; without one it keeps the server's bound (413).  The body is read as
+        JSON once more only when it is that large."""
         body = await request.body()
-        if len(body) > limits.max_body and b'"house_cards"' not in body and b'"text"' not in body:
+        if len(body) <= limits.max_body:
+            return
+        try:
+            doc = strict_loads(body)
+        except ValueError:
+            doc = None
+        if not (isinstance(doc, dict) and isinstance(doc.get("house_cards"), str)):
             raise TooLarge(f"the request body is larger than {limits.max_body} bytes")
 
     @app.post("/api/games", status_code=201, response_model=CreatedGame, summary="Create a game", tags=["games"],
@@ -371,7 +383,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
               max_body_size=HOUSE_BODY, response_model=None,
               responses={422: {"description": "the file has problems: `problems`, each with its `line` (or null), "
                                               "a `code` and the `message`"}})
-    def check_house_cards(body: HouseCardsCheck, _bound: None = Depends(house_body_bound)) -> Response:
+    def check_house_cards(body: HouseCardsCheck) -> Response:
         """Check a card-values file in the catalogue format (docs/catalogue.md) for a game of `sets`, as
         creating the game with `house_cards` would: its set, how many cards it has, and which values
         differ from the shipped ones (`differences`).  Nothing is stored."""
@@ -580,6 +592,11 @@ async def _serve_socket(websocket: WebSocket, session: GameSession, seat: int | 
         return seat is not None and session.seat_digest(seat) != opened_with
 
     async def close_ended() -> None:
+        # Nothing more reaches the ended token's socket: the table's chat and seats stop first (the
+        # claim itself changes the seats, which would otherwise come between the error and the close).
+        if table is not None:
+            table.cancel()
+            await asyncio.wait({table})
         try:
             message = await run_in_threadpool(session.ended_reason, opened_with)
         except Exception:           # the database is away: the socket closes all the same

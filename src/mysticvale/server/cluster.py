@@ -41,6 +41,11 @@ on several machines behind a proxy that routes each request anywhere) serve the 
    reads the rest from the database (:class:`~mysticvale.server.social.Social`).  Listeners of
    :attr:`PgCoordinator.heard` receive these notes and, as kind ``record``, other processes'
    records, so a person's lobby hears of a move in a game this process does not hold.
+6. *Attendance is shared* (issue 22): a searching bot of a game nobody attends does not search,
+   and the process running its bots must know about sockets and requests of the others.  Each
+   process keeps ``presence`` rows, with a heartbeat and an expiry, for the games somebody attends
+   there, and reads those of the others for the games whose bots it runs; a new row is announced
+   as a ``present`` note, which wakes a parked bot at once (:mod:`mysticvale.server.presence`).
 """
 
 from __future__ import annotations
@@ -66,7 +71,8 @@ CHANNEL = "mysticvale_games"
 SOCIAL_CHANNEL = "mysticvale_social"
 #: What a note on :data:`SOCIAL_CHANNEL` may be about.
 SOCIAL_KINDS = ("chat", "seats", "activity", "table",     # table: a table's new name (issue 21)
-                "person")       # person: a person's key ended (issue 22); the "game" field is the person's id
+                "person",       # person: a person's key ended (issue 22); the "game" field is the person's id
+                "present")      # present: somebody attends the game on the sending process (issue 22)
 
 
 class LocalCoordinator:
@@ -88,6 +94,12 @@ class LocalCoordinator:
 
     def publish(self, kind: str, game_id: str, number: int = 0) -> None:
         """Nobody else to tell: this process's sockets are told directly."""
+
+    def seen(self, game_id: str) -> None:
+        """A request or socket uses the game: this process knows it already."""
+
+    def attended_elsewhere(self, game_id: str) -> bool:
+        return False                    # there is nowhere else
 
     def close(self) -> None:
         pass
@@ -130,8 +142,10 @@ class PgCoordinator:
 
     shared = True
 
-    def __init__(self, storage: "Storage", sweep_every: float = 1.0) -> None:
+    def __init__(self, storage: "Storage", sweep_every: float = 1.0, presence_expiry: float | None = None) -> None:
         import psycopg  # noqa: F401  (the driver of the storage engine; fail early if missing)
+
+        from .presence import EXPIRY, Presence
 
         self.storage = storage
         self.sweep_every = sweep_every
@@ -150,6 +164,8 @@ class PgCoordinator:
         #: :data:`SOCIAL_KINDS`, and ``record`` (number: the record's seq).  On the listening thread:
         #: a listener must return at once (queue the work) and not raise.
         self.heard: list[Callable[[str, str, int], None]] = []
+        #: Who attends which game in the other processes (issue 22).
+        self.presence = Presence(storage.engine, self.instance, EXPIRY if presence_expiry is None else presence_expiry)
 
     # -- life ----------------------------------------------------------------------------
     def start(self, manager: "SessionManager") -> None:
@@ -160,9 +176,24 @@ class PgCoordinator:
         for t in self._threads:
             t.start()
         self.listening.wait(timeout=30)
+        self.presence.start(manager.attended_here, self._owned_now, manager.wake,
+                            lambda gid: self.publish("present", gid))
+
+    def _owned_now(self) -> set[str]:
+        with self._locks_mutex:
+            return set(self._owned)
+
+    def seen(self, game_id: str) -> None:
+        """A request or socket of this process uses ``game_id`` (the others learn of it soon)."""
+        self.presence.seen(game_id)
+
+    def attended_elsewhere(self, game_id: str) -> bool:
+        """Whether somebody attends ``game_id`` on another server process."""
+        return self.presence.attended_elsewhere(game_id)
 
     def close(self) -> None:
         self._stop.set()
+        self.presence.close()
         for t in self._threads:
             t.join(timeout=10)
         with self._locks_mutex:
@@ -236,8 +267,13 @@ class PgCoordinator:
             n = int(number)
         except ValueError:
             return
-        if origin != self.instance and kind in SOCIAL_KINDS:
-            self._tell(kind, game_id, n)
+        if origin == self.instance or kind not in SOCIAL_KINDS:
+            return
+        if kind == "present":
+            if game_id in self._owned:
+                self.presence.heard(game_id)
+            return
+        self._tell(kind, game_id, n)
 
     def _tell(self, kind: str, game_id: str, number: int) -> None:
         for listener in list(self.heard):
@@ -304,8 +340,15 @@ class PgCoordinator:
             except Exception as exc:
                 log.warning("could not look for games waiting for a bot (%s)", exc)
                 continue
+            try:                                    # nobody needs the bots of a game nobody attends
+                idle = self.presence.unattended([gid for gid in waiting if gid not in self._owned])
+            except Exception as exc:
+                log.warning("could not tell who attends the games waiting for a bot (%s)", exc)
+                continue
             for gid in waiting:
                 if self._stop.is_set():
                     return
+                if gid in idle:
+                    continue
                 if gid not in self._owned and self.claim(gid) and self._manager is not None:
                     self._manager.adopt(gid)        # nobody ran its bots (a process died): this one does

@@ -13,7 +13,9 @@ A host who owns the printed cards may load a card-values file in the catalogue f
 
 A problem is ``{"line": N or None, "code": C, "message": M}``: ``code`` names the problems that
 are ours to word (``too_large``, ``too_many_cards``, ``not_utf8``, ``wrong_set``, ``toml``, ...),
-which the browser says in the page's language; ``message`` is the validator's English text.
+which the browser says in the page's language; ``message`` is the English text.  The catalogue
+validator's own problems (code ``catalogue``) also carry ``check`` (its code), ``args`` and
+``where`` (cards/problems.py), so the browser words them in the page's language too.
 
 A game with house cards keeps the file's text in its stored configuration (``house_cards``), so
 its rematch uses the same values, and its engine save carries the catalogue (``catalogue.custom``),
@@ -91,11 +93,15 @@ def _lines_of(text: str) -> tuple[dict[tuple[str, str], int], dict[tuple[str, in
     return by_name, by_index, set_line
 
 
-def _located(problems: list[str], text: str) -> list[dict[str, Any]]:
-    """The validator's problems, each with the line it is about (None: the whole file)."""
+def _located(exc: CatalogueError, text: str) -> list[dict[str, Any]]:
+    """The validator's problems, each with the line it is about (None: the whole file), and
+    as data (``check``, ``args``, ``where``: cards/problems.py) for the page to word in its
+    reader's language."""
     by_name, by_index, set_line = _lines_of(text)
+    problems = exc.problems
+    coded = [f.as_dict() for f in exc.found] if len(exc.found) == len(problems) else [{}] * len(problems)
     out = []
-    for p in problems:
+    for p, data in zip(problems, coded):
         line = None
         m = _WHERE.match(p)
         if m:
@@ -106,7 +112,7 @@ def _located(problems: list[str], text: str) -> list[dict[str, Any]]:
                 line = by_index.get((kind, int(label[1:])))
         elif p.startswith("[set]"):
             line = set_line
-        out.append(_problem("catalogue", p, line))
+        out.append({**_problem("catalogue", p, line), **data})
     return out
 
 
@@ -152,7 +158,7 @@ def check(raw_bytes: bytes, sets: list[str] | tuple[str, ...]) -> dict[str, Any]
     try:
         sd = parse_set(text, "house cards")
     except CatalogueError as exc:
-        raise HouseCardsError(_located(exc.problems, text)) from None
+        raise HouseCardsError(_located(exc, text)) from None
     try:
         sets = check_sets(sets)
     except ValueError as exc:
@@ -164,7 +170,7 @@ def check(raw_bytes: bytes, sets: list[str] | tuple[str, ...]) -> dict[str, Any]
     try:
         catalogue(text, sets)
     except CatalogueError as exc:
-        raise HouseCardsError(_located(exc.problems, text)) from None
+        raise HouseCardsError(_located(exc, text)) from None
     return {"set": sd.id, "text": text, "cards": len(sd.advancements) + len(sd.vales) + len(sd.leaders)}
 
 

@@ -7,10 +7,9 @@ never on a request: a slow or failing SMTP server delays no move and breaks no g
 **"Your turn".**  When a game hands the decision to a seat held by a person whose confirmed
 address asked for it, a row ``turn_notices(game, seat, turn)`` is written, due ``delay`` seconds
 later.  Its primary key allows one row per turn, however many server processes see the change.
-When it is due the mailer claims it (``pending`` -> ``sending``, one process wins) and sends it
-only if nothing has happened in the game since (the person has not acted meanwhile) and the
-person still holds the seat and still wants e-mail; a process killed after the claim never sends
-that notice: at most one e-mail per turn.  The message names the game's players and round and
+When it is due one mailer claims it (:mod:`.outbox`) and sends it only if nothing has happened in
+the game since (the person has not acted meanwhile) and the person still holds the seat and still
+wants e-mail: at most one e-mail per turn.  The message names the game's players and round and
 links to the game (``public_url``/games/ID); it holds no key, no token and nothing hidden.
 
 **Confirmation.**  A new address gets one message with a one-time link; "your turn" e-mail goes
@@ -19,11 +18,25 @@ holds no text a stranger chose (no name: it greets "Hello,"), and its link carri
 the URL fragment (``/confirm-email#code=...``), which browsers never send: the page reads it and
 posts it, so the code is in no access log.
 
-**Failures.**  A message the SMTP server did not take is tried again after :data:`BACKOFF` seconds
-(a confirmation in this process's memory; a turn notice goes back to ``pending`` with a later
-``due_at``), at most :data:`ATTEMPTS` times in all; the settings say a confirmation is
-``retrying`` or ``failed`` rather than sent.  A turn notice is only sent while it is still that
-person's turn, and at most :data:`TURN_MAILS_PER_HOUR` turn e-mails go to one address in an hour.
+**Failures, restarts and several processes.**  What is to be sent is kept in the database, not
+in a process's memory: a confirmation as a row of ``mail_outbox``, a turn notice as its row of
+``turn_notices``, each with the attempts made so far and when the next is due.  A message the SMTP
+server did not take is tried again after :data:`BACKOFF` seconds, at most :data:`ATTEMPTS` times
+in all, whichever process makes the attempt and however often the server restarts meanwhile (a
+new server resumes the retries where the old one stopped); the settings say a confirmation is
+``retrying`` or ``failed`` rather than sent.  Each due row is claimed by one process only
+(:mod:`.outbox`: ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, a ``sending`` state on SQLite's single
+process), so several processes never send the same mail twice.  A confirmation's code is never
+stored: each attempt draws a fresh one for the same confirmation and keeps only its digest.  A
+turn notice is only sent while it is still that person's turn.
+
+**Bounds.**  At most :attr:`MailSettings.turn_mails_per_hour` turn e-mails go to one address in an
+hour, and at most :attr:`MailSettings.turn_mails_per_address` are caused by one client address: a
+notice remembers (as a digest, ``cause``) the address of the request that created the game or made
+the move that handed the turn over (the last person who played in it, as the process that made the
+change knows it; a game known to that process only from the database counts as its own cause).
+Further notices are ``limited``, not sent.  Confirmations are bounded per person, per recipient
+and per client address in :mod:`.people` and :mod:`.people_api`.
 
 Texts are in ``server/mail/<language>.toml`` (English and German), in the person's language.
 """
@@ -32,6 +45,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import os
 import smtplib
 import ssl
 import threading
@@ -44,12 +58,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from . import security
+from .outbox import SENDING, claim_next, resume_sending
 from .people import People
-from .social_tables import person_settings, seat_claims, turn_notices
+from .social_tables import mail_outbox, person_settings, seat_claims, turn_notices
 from .storage import games
 
 log = logging.getLogger("mysticvale.server.mail")
@@ -60,10 +76,30 @@ SWEEP = 60.0
 #: Seconds before each new attempt of a message that failed, and how many attempts in all.
 BACKOFF = (30.0, 120.0, 480.0, 1800.0)
 ATTEMPTS = len(BACKOFF) + 1
-#: Most "your turn" e-mails to one address in an hour (more are skipped, state ``limited``).
+#: Most "your turn" e-mails to one address in an hour (more are skipped, state ``limited``): the
+#: default of :attr:`MailSettings.turn_mails_per_hour`.
 TURN_MAILS_PER_HOUR = 10
-#: Longest a request waits for the first attempt of its confirmation e-mail (seconds).
-FIRST_ATTEMPT_WAIT = 10.0
+#: Most "your turn" e-mails one client address may cause in an hour: the default of
+#: :attr:`MailSettings.turn_mails_per_address`.
+TURN_MAILS_PER_ADDRESS = 30
+def _seconds_from_environment(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if not value:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise RuntimeError(f"{name} must be a number of seconds, not {value!r}") from None
+
+
+#: Longest a request waits for the first attempt of its confirmation e-mail (seconds).  The
+#: environment variable MYSTICVALE_FIRST_ATTEMPT_WAIT sets another: the tests' servers wait as long
+#: as the tests do, as a loaded machine can take longer than 10 s for an attempt (docs/testing.md).
+FIRST_ATTEMPT_WAIT = _seconds_from_environment("MYSTICVALE_FIRST_ATTEMPT_WAIT", 10.0)
+#: States of an outbox row still to be sent.
+LIVE = ("queued", "retrying", SENDING)
+#: Seconds a sent, failed or replaced outbox row is kept (the settings show the latest outcome).
+OUTBOX_KEPT = 7 * 86400.0
 
 
 @dataclass(frozen=True)
@@ -109,9 +145,20 @@ class MailSettings:
     sender: str                     # the From: header, e.g. "Mystic Vale <vale@example.org>"
     delay: float = 120.0            # seconds a turn waits before its e-mail (an active player needs none)
     timeout: float = 20.0           # seconds for each SMTP exchange
+    #: Most "your turn" e-mails to one recipient address in an hour (``--turn-mails-per-hour``).
+    turn_mails_per_hour: int = TURN_MAILS_PER_HOUR
+    #: Most "your turn" e-mails in an hour whose turn one client address brought about, by creating
+    #: the game or by the move that handed the turn over (``--turn-mails-per-address``).
+    turn_mails_per_address: int = TURN_MAILS_PER_ADDRESS
 
     def link(self, path: str) -> str:
         return self.public_url.rstrip("/") + "/" + path.lstrip("/")
+
+
+def cause_digest(principal: str) -> str:
+    """The stored form of the principal that caused a turn notice (``addr:...``, ``game:...``):
+    equal principals give equal digests, and no client address is stored as it is."""
+    return security.token_digest("mysticvale-turn-cause:" + principal)
 
 
 def default_sender(public_url: str) -> str:
@@ -173,19 +220,6 @@ def confirmation_message(settings: MailSettings, to: str, language: str | None, 
     return _message(settings, to, t["subject"], t["body"].format(link=confirmation_link(settings, code)))
 
 
-@dataclass(eq=False)
-class Delivery:
-    """One confirmation e-mail on its way: ``state`` is "queued", "sent", "retrying" or "failed";
-    ``tried`` is set once its first attempt is over."""
-
-    person_id: str
-    message: EmailMessage
-    state: str = "queued"
-    attempts: int = 0
-    next_at: float = 0.0
-    tried: threading.Event = field(default_factory=threading.Event)
-
-
 def turn_message(settings: MailSettings, to: str, name: str, language: str | None, game_id: str,
                  others: list[str], round_: int) -> EmailMessage:
     t = texts(language)
@@ -199,26 +233,29 @@ def turn_message(settings: MailSettings, to: str, name: str, language: str | Non
 
 
 class Mailer:
-    """The thread that sends e-mail: queued confirmations and due "your turn" notices."""
+    """The thread that sends e-mail: due confirmations (``mail_outbox``) and "your turn" notices
+    (``turn_notices``), both kept in the database until sent or given up (see the module docstring)."""
 
     def __init__(self, engine: Engine, settings: MailSettings, people: People) -> None:
         self.engine = engine
         self.settings = settings
         self.people = people
-        self._queue: collections.deque[Delivery] = collections.deque()
-        #: The latest confirmation of each person (queued, retrying, or its outcome).
-        self._latest: dict[str, Delivery] = {}
-        self._lock = threading.Lock()
-        #: Failed attempts of each turn notice (game, seat, turn), for its backoff.
-        self._notice_attempts: dict[tuple[str, int, int], int] = {}
+        #: Seconds before each new attempt (this process's; tests shorten or lengthen them).
         self.backoff: tuple[float, ...] = BACKOFF
         self._wake = threading.Event()
+        #: Notified after every attempt of a confirmation (requests wait for their first one).
+        self._attempted = threading.Condition()
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="mysticvale-mail", daemon=True)
         #: Outcome counts since start (sent, skipped, failed): for the operator and the tests.
         self.counts: collections.Counter[str] = collections.Counter()
 
     def start(self) -> None:
+        # (SQLite: this is the only process.)  What a killed server was sending is due again.
+        now = time.time()
+        resume_sending(self.engine, mail_outbox, lambda r: {"state": "retrying" if r.attempts else "queued",
+                                                            "next_at": now})
+        resume_sending(self.engine, turn_notices, lambda r: {"state": "pending", "due_at": now})
         self._thread.start()
 
     def close(self, timeout: float = 5.0) -> None:
@@ -227,57 +264,88 @@ class Mailer:
         self._thread.join(timeout)
 
     # -- what the server asks for ---------------------------------------------------
-    def queue_confirmation(self, person_id: str, to: str, language: str | None, code: str) -> Delivery:
-        """Send ``person_id``'s confirmation e-mail (replacing any earlier one still waiting)."""
-        d = Delivery(person_id, confirmation_message(self.settings, to, language, code))
-        with self._lock:
-            old = self._latest.get(person_id)
-            if old is not None and old.state in ("queued", "retrying"):
-                old.state = "replaced"
-                old.tried.set()
-            self._latest[person_id] = d
-            self._queue.append(d)
+    def queue_confirmation(self, person_id: str, to: str, language: str | None, code: str) -> int:
+        """Send ``person_id``'s confirmation e-mail for the confirmation of ``code`` (replacing any
+        earlier one still waiting); returns its outbox row's id.  Only the code's digest is kept:
+        each attempt draws a fresh code for the same confirmation (:meth:`People.reissue_confirmation`)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(update(mail_outbox).where(
+                mail_outbox.c.person_id == person_id, mail_outbox.c.kind == "confirmation",
+                mail_outbox.c.state.in_(LIVE)).values(state="replaced", done_at=now))
+            conn.execute(delete(mail_outbox).where(mail_outbox.c.state.not_in(LIVE),
+                                                   mail_outbox.c.done_at < now - OUTBOX_KEPT))
+            outbox_id = conn.execute(insert(mail_outbox).values(
+                kind="confirmation", person_id=person_id, email=to, language=language,
+                code_digest=security.token_digest(code), state="queued", attempts=0, next_at=now, created_at=now,
+                done_at=None)).inserted_primary_key[0]
         self._wake.set()
-        return d
+        return outbox_id
+
+    def wait_first_attempt(self, outbox_id: int, timeout: float = FIRST_ATTEMPT_WAIT) -> str | None:
+        """Wait (at most ``timeout`` seconds) until the first attempt of outbox row ``outbox_id`` is
+        over, by any server process; returns its state then ("sent", "retrying", "failed", ...)."""
+        end = time.monotonic() + timeout
+        while True:
+            with self.engine.connect() as conn:
+                row = conn.execute(select(mail_outbox.c.state, mail_outbox.c.attempts)
+                                   .where(mail_outbox.c.id == outbox_id)).first()
+            left = end - time.monotonic()
+            if row is None or row.attempts > 0 or row.state not in LIVE or left <= 0:
+                return row.state if row is not None else None
+            with self._attempted:
+                self._attempted.wait(min(left, 0.25))
 
     def confirmation_state(self, person_id: str) -> str | None:
         """How the person's latest confirmation e-mail went: "queued", "sent", "retrying", "failed"
-        (None: none since this process started)."""
-        with self._lock:
-            d = self._latest.get(person_id)
-        return d.state if d is not None else None
+        (None: none, or it was replaced)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(mail_outbox.c.state, mail_outbox.c.attempts).where(
+                mail_outbox.c.person_id == person_id, mail_outbox.c.kind == "confirmation")
+                .order_by(mail_outbox.c.id.desc()).limit(1)).first()
+        if row is None or row.state == "replaced":
+            return None
+        if row.state == SENDING:
+            return "retrying" if row.attempts else "queued"
+        return row.state
 
     def retry_now(self) -> None:
-        """Make every waiting retry (confirmations and turn notices of this process) due now: for an
-        operator whose SMTP server is back, and for the tests."""
-        with self._lock:
-            for d in self._queue:
-                d.next_at = 0.0
-            keys = list(self._notice_attempts)
+        """Make every waiting retry (confirmations and turn notices) due now: for an operator whose
+        SMTP server is back, and for the tests."""
         now = time.time()
         with self.engine.begin() as conn:
-            for game_id, seat, turn in keys:
-                conn.execute(update(turn_notices).where(
-                    turn_notices.c.game_id == game_id, turn_notices.c.seat == seat, turn_notices.c.turn == turn,
-                    turn_notices.c.state == "pending").values(due_at=now))
+            conn.execute(update(mail_outbox).where(mail_outbox.c.state == "retrying").values(next_at=0.0))
+            conn.execute(update(turn_notices).where(turn_notices.c.state == "pending", turn_notices.c.attempts > 0)
+                         .values(due_at=now))
         self._wake.set()
 
     def forget_confirmation(self, person_id: str) -> None:
         """The address was confirmed, removed or changed without a new mail: stop any retry."""
-        with self._lock:
-            d = self._latest.pop(person_id, None)
-            if d is not None and d.state in ("queued", "retrying"):
-                d.state = "replaced"
-                d.tried.set()
+        with self.engine.begin() as conn:
+            conn.execute(update(mail_outbox).where(
+                mail_outbox.c.person_id == person_id, mail_outbox.c.kind == "confirmation",
+                mail_outbox.c.state.in_(LIVE)).values(state="replaced", done_at=time.time()))
 
-    def turn_came(self, game_id: str, seat: int, turn: int, seq: int, person_id: str) -> bool:
-        """Note that ``seat`` of ``game_id`` must decide in ``turn``; False if that turn already has a notice."""
+    def turn_came(self, game_id: str, seat: int, turn: int, seq: int, person_id: str,
+                  cause: str | None = None) -> bool:
+        """Note that ``seat`` of ``game_id`` must decide in ``turn``; False if that turn already has a notice.
+
+        ``cause``: the principal (``addr:...``) whose game or move brought the turn about, counted
+        against :attr:`MailSettings.turn_mails_per_address`; None when this process does not know
+        it (another process made the change: that one notes it too, and its cause wins)."""
+        digest = cause_digest(cause) if cause else None
         try:
             with self.engine.begin() as conn:
                 conn.execute(insert(turn_notices).values(
                     game_id=game_id, seat=seat, turn=turn, person_id=person_id, seq=seq,
-                    due_at=time.time() + self.settings.delay, state="pending", done_at=None))
+                    due_at=time.time() + self.settings.delay, state="pending", done_at=None, attempts=0,
+                    cause=digest))
         except IntegrityError:
+            if digest is not None:      # the process that made the change knows whose it was
+                with self.engine.begin() as conn:
+                    conn.execute(update(turn_notices).where(
+                        turn_notices.c.game_id == game_id, turn_notices.c.seat == seat, turn_notices.c.turn == turn,
+                        turn_notices.c.state == "pending").values(cause=digest))
             return False
         self._wake.set()
         return True
@@ -297,35 +365,45 @@ class Mailer:
             self._wake.wait(wait)
             self._wake.clear()
 
+    def _next_attempt(self, attempts: int) -> dict[str, Any]:
+        """The state after ``attempts`` failed attempts: due again after its backoff, or given up."""
+        if attempts < len(self.backoff) + 1:
+            return {"state": "retrying", "next_at": time.time() + self.backoff[attempts - 1]}
+        log.warning("mail: gave up a confirmation e-mail after %d attempts", attempts)
+        return {"state": "failed", "done_at": time.time()}
+
     def _send_confirmations(self) -> float | None:
-        """Send the queued confirmations and those whose retry is due; returns when the next retry
-        is due (None: none waiting)."""
+        """Send every due confirmation; returns when the next retry is due (None: none waiting)."""
         while not self._closed:
             now = time.time()
-            with self._lock:
-                due = next((d for d in self._queue if d.state == "queued" or d.next_at <= now), None)
-                if due is None:
-                    waiting = [d.next_at for d in self._queue if d.state == "retrying"]
-                    return min(waiting) if waiting else None
-                self._queue.remove(due)
-                if due.state == "replaced":
-                    continue
-            ok = self._deliver(due.message, "confirmation")
-            with self._lock:
-                due.attempts += 1
-                if due.state == "replaced":
-                    pass
-                elif ok:
-                    due.state = "sent"
-                elif due.attempts < len(self.backoff) + 1:
-                    due.state = "retrying"
-                    due.next_at = time.time() + self.backoff[due.attempts - 1]
-                    self._queue.append(due)
+            with claim_next(self.engine, mail_outbox, (mail_outbox.c.state.in_(("queued", "retrying")),
+                                                       mail_outbox.c.next_at <= now),
+                            (mail_outbox.c.next_at, mail_outbox.c.id), lambda r: (mail_outbox.c.id == r.id,)) as claim:
+                if claim is None:
+                    break
+                row = claim.row
+
+                def fresh_code(conn) -> str | None:
+                    code = self.people.reissue_confirmation(conn, row.person_id, row.email, row.code_digest)
+                    if code is not None:
+                        conn.execute(update(mail_outbox).where(mail_outbox.c.id == row.id)
+                                     .values(code_digest=security.token_digest(code)))
+                    return code
+
+                code = claim.run(fresh_code)
+                if code is None:        # confirmed, changed or expired meanwhile: nothing to send
+                    claim.finish(state="replaced", done_at=time.time())
                 else:
-                    due.state = "failed"
-                    log.warning("mail: gave up a confirmation e-mail after %d attempts", due.attempts)
-            due.tried.set()
-        return None
+                    ok = self._deliver(confirmation_message(self.settings, row.email, row.language, code),
+                                       "confirmation")
+                    attempts = row.attempts + 1
+                    claim.finish(attempts=attempts, **({"state": "sent", "done_at": time.time()} if ok
+                                                       else self._next_attempt(attempts)))
+            with self._attempted:
+                self._attempted.notify_all()
+        with self.engine.connect() as conn:
+            return conn.execute(select(func.min(mail_outbox.c.next_at)).where(
+                mail_outbox.c.state.in_(("queued", "retrying")))).scalar()
 
     def _deliver(self, message: EmailMessage, what: str) -> bool:
         try:
@@ -340,35 +418,25 @@ class Mailer:
 
     def _send_due(self) -> float | None:
         """Send every due notice; returns when the next one is due (None: none pending)."""
-        now = time.time()
-        with self.engine.connect() as conn:
-            due = conn.execute(select(turn_notices).where(turn_notices.c.state == "pending",
-                                                          turn_notices.c.due_at <= now)
-                               .order_by(turn_notices.c.due_at).limit(50)).all()
-        for n in due:
-            if self._closed:
-                return None
-            key = (turn_notices.c.game_id == n.game_id, turn_notices.c.seat == n.seat, turn_notices.c.turn == n.turn)
-            with self.engine.begin() as conn:
-                won = conn.execute(update(turn_notices).where(*key, turn_notices.c.state == "pending")
-                                   .values(state="sending")).rowcount == 1
-            if not won:
-                continue                # another process has it
-            outcome = self._turn_mail(n)
-            if outcome in ("skipped", "limited"):
-                self.counts[outcome] += 1
-            values: dict[str, Any] = {"state": outcome, "done_at": time.time()}
-            if outcome == "failed":
-                tries = self._notice_attempts.get((n.game_id, n.seat, n.turn), 0) + 1
-                if tries < len(self.backoff) + 1:      # try again later (still only if it is their turn)
-                    self._notice_attempts[(n.game_id, n.seat, n.turn)] = tries
-                    values = {"state": "pending", "due_at": time.time() + self.backoff[tries - 1]}
-                else:
-                    self._notice_attempts.pop((n.game_id, n.seat, n.turn), None)
-            else:
-                self._notice_attempts.pop((n.game_id, n.seat, n.turn), None)
-            with self.engine.begin() as conn:
-                conn.execute(update(turn_notices).where(*key).values(**values))
+        while not self._closed:
+            now = time.time()
+            with claim_next(self.engine, turn_notices, (turn_notices.c.state == "pending", turn_notices.c.due_at <= now),
+                            (turn_notices.c.due_at,),
+                            lambda n: (turn_notices.c.game_id == n.game_id, turn_notices.c.seat == n.seat,
+                                       turn_notices.c.turn == n.turn)) as claim:
+                if claim is None:
+                    break
+                n = claim.row
+                outcome = self._turn_mail(n)
+                if outcome in ("skipped", "limited"):
+                    self.counts[outcome] += 1
+                values: dict[str, Any] = {"state": outcome, "done_at": time.time()}
+                if outcome == "failed":
+                    tries = n.attempts + 1
+                    values["attempts"] = tries
+                    if tries < len(self.backoff) + 1:      # try again later (still only if it is their turn)
+                        values.update(state="pending", done_at=None, due_at=time.time() + self.backoff[tries - 1])
+                claim.finish(**values)
         with self.engine.connect() as conn:
             return conn.execute(select(func.min(turn_notices.c.due_at)).where(turn_notices.c.state == "pending")
                                 ).scalar()
@@ -391,8 +459,15 @@ class Mailer:
                 person_settings, person_settings.c.person_id == turn_notices.c.person_id).where(
                 person_settings.c.email == s.email, turn_notices.c.state == "sent",
                 turn_notices.c.done_at > time.time() - 3600)).scalar()
-        if recent >= TURN_MAILS_PER_HOUR:
+        if recent >= self.settings.turn_mails_per_hour:
             return "limited"
+        if n.cause is not None:                 # ... and caused by one client address (issue 22)
+            with self.engine.connect() as conn:
+                caused = conn.execute(select(func.count()).select_from(turn_notices).where(
+                    turn_notices.c.cause == n.cause, turn_notices.c.state == "sent",
+                    turn_notices.c.done_at > time.time() - 3600)).scalar()
+            if caused >= self.settings.turn_mails_per_address:
+                return "limited"
         holders = self.people.holders(n.game_id)
         me = next((h for h in holders if h.seat == n.seat), None)
         if me is None or me.name is None:

@@ -350,6 +350,21 @@ class People:
             expires_at=now + CONFIRMATION_TTL))
         return code
 
+    def reissue_confirmation(self, conn: Connection, person_id: str, email: str, digest: str | None) -> str | None:
+        """A fresh code for the confirmation whose code has ``digest`` (its old code stops working):
+        each attempt of a confirmation e-mail carries a code drawn for it, so that no code is ever
+        stored, only its digest.  None if that confirmation is no longer wanted: used, expired, or
+        the person's address is no longer ``email`` or is confirmed.  (In the caller's transaction.)"""
+        s = conn.execute(select(person_settings.c.email, person_settings.c.email_confirmed)
+                         .where(person_settings.c.person_id == person_id)).first()
+        if digest is None or s is None or s.email != email or s.email_confirmed:
+            return None
+        code = secrets.token_urlsafe(24)
+        res = conn.execute(update(email_confirmations).where(
+            email_confirmations.c.code_digest == digest, email_confirmations.c.person_id == person_id,
+            email_confirmations.c.expires_at > self.clock()).values(code_digest=security.token_digest(code)))
+        return code if res.rowcount == 1 else None
+
     def confirm_email(self, code: str) -> bool:
         """Use a confirmation code: True if it confirmed the address it was sent to."""
         if not code or len(code) > 128:

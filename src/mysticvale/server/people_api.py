@@ -273,7 +273,7 @@ def _rows(request: Request | WebSocket, person: Person, **kw: Any) -> list[dict[
     return meeting_api.decorate_rows(request, rows)
 
 
-def _settings_out(social: Social, person_id: str, delivery: Any = None) -> dict[str, Any]:
+def _settings_out(social: Social, person_id: str, delivered: str | None = None) -> dict[str, Any]:
     s = social.people.settings(person_id)
     mailer = social.mailer
     state = None
@@ -281,16 +281,15 @@ def _settings_out(social: Social, person_id: str, delivery: Any = None) -> dict[
         state = mailer.confirmation_state(person_id)
     return {"email": s.email, "email_confirmed": s.email_confirmed, "email_turns": s.email_turns, "sound": s.sound,
             "language": s.language, "email_available": mailer is not None,
-            "confirmation_sent": delivery is not None and delivery.state == "sent",
+            "confirmation_sent": delivered == "sent",
             "confirmation": state if state in ("queued", "sent", "retrying", "failed") else None}
 
 
-def _send_confirmation(request: Request, person_id: str, email: str, language: str | None, code: str):
+def _send_confirmation(request: Request, person_id: str, email: str, language: str | None, code: str) -> str | None:
     """Queue the confirmation e-mail and wait (a little) for its first attempt: the answer says
-    whether it went out, never that it did when the SMTP server refused it."""
-    delivery = social_of(request).mailer.queue_confirmation(person_id, email, language, code)
-    delivery.tried.wait(FIRST_ATTEMPT_WAIT)
-    return delivery
+    whether it went out, never that it did when the SMTP server refused it.  Returns its state."""
+    mailer = social_of(request).mailer
+    return mailer.wait_first_attempt(mailer.queue_confirmation(person_id, email, language, code), FIRST_ATTEMPT_WAIT)
 
 
 def _confirmations_from(request: Request) -> Any:
@@ -549,6 +548,10 @@ async def _lobby_socket(websocket: WebSocket, offered: list[str], protocol: str 
                 # The key this socket was opened with may have ended (replaced, signed out everywhere,
                 # perhaps in another server process): then nothing more is sent, and the socket closes.
                 if not await run_in_threadpool(social.people.key_works, key):
+                    # The open tables' feed stops first: nothing may come between the 410 and the close.
+                    if directory is not None:
+                        directory.cancel()
+                        await asyncio.wait({directory})
                     await _refuse(websocket, "this personal key was replaced or signed out everywhere", 410)
                     return
                 changed.discard(KEY_ENDED)
@@ -564,8 +567,8 @@ async def _lobby_socket(websocket: WebSocket, offered: list[str], protocol: str 
             log.exception("person %s: the lobby socket could not be served", person.id)
             await _refuse(websocket, "the server could not read your games; reconnect in a moment", 503)
 
+    directory: asyncio.Task | None = None
     pusher = asyncio.create_task(push())
-    directory = None
     try:
         while True:
             try:

@@ -29,7 +29,9 @@ principal that has used more than ``search_budget`` seconds waits until its use 
 it.  So ten games from one client with three searching bots each get that client's share, not ten
 shares: another person's bot moves next, at its normal turn time, however long the flood's queue.
 And a move whose game nobody attends any more (its ``present`` check says so when the move's turn
-comes) is not searched: it is *parked* (its ``park`` callback runs) until somebody is back.
+comes) is not searched: it is *parked* (its ``park`` callback runs) until somebody is back.  (With
+several server processes, the sessions' ``present`` check also counts people attending the game on
+the other processes: :mod:`mysticvale.server.presence`.)
 
 The search worker processes exit by themselves when the server process is gone (even after a
 ``kill -9``, which runs no clean-up code): each watches its parent and ends within a quarter of a

@@ -242,6 +242,10 @@ class TurnInfo:
     current_player: int | None
     turn: int
     over: bool
+    #: Who brought this position about, as far as this process knows (issue 22: turn e-mails per
+    #: client address): the principal of the client address that played in the game last, else of
+    #: the address that created it, else the game's own (``game:<id>``).
+    cause: str | None = None
 
 
 @dataclass
@@ -309,6 +313,11 @@ class GameSession:
         """A person played in the game from client ``address``: its searches count for them too."""
         if address:
             self.actor_principal = f"addr:{address}"
+
+    @property
+    def searching(self) -> bool:
+        """Whether a seat of this game holds a searching bot (whose search waits for people)."""
+        return any(s.bot is not None and is_search_bot(s.bot) for s in self.seats)
 
     @property
     def bot_only(self) -> bool:
@@ -441,7 +450,14 @@ class GameSession:
         """Who is to decide now, read in one go (issue 15: lobby updates and "your turn" e-mails)."""
         with self._lock:
             g = self.game
-            return TurnInfo(self.id, self.seq, g.current_player, g.state.turn_number, g.is_over())
+            return TurnInfo(self.id, self.seq, g.current_player, g.state.turn_number, g.is_over(), self.cause)
+
+    @property
+    def cause(self) -> str:
+        """The principal whose request brought the game where it is (see :attr:`TurnInfo.cause`)."""
+        if self.actor_principal:
+            return self.actor_principal
+        return next((p for p in self.creator_principals if p.startswith("addr:")), f"game:{self.id}")
 
     def summary(self) -> dict[str, Any]:
         """The public summary of the game (for the lobby)."""
@@ -751,7 +767,7 @@ class SessionManager:
 
     def __init__(self, storage: Storage, *, allow_seed: bool = False, bot_workers: int = 2,
                  max_cached: int = 256, max_live: int = 4096, max_think: float = DEFAULT_MAX_THINK,
-                 bot_threads: int = 2, coordinator=None, scheduler=None) -> None:
+                 bot_threads: int = 2, coordinator=None, scheduler=None, absent_after: float | None = None) -> None:
         from .cluster import LocalCoordinator
         from .scheduler import BotScheduler
 
@@ -772,7 +788,7 @@ class SessionManager:
         self._closed = False
         #: The clock of attendance (seconds; tests may move it) and how long a game stays attended.
         self.clock: Callable[[], float] = time.monotonic
-        self.absent_after = self.ABSENT_AFTER
+        self.absent_after = self.ABSENT_AFTER if absent_after is None else absent_after
         self.coordinator.start(self)
         #: Called with the session and ``local`` (False: a change another server process made) after every change of a game, after its bots are kicked (issue 15:
         #: people's live game lists and "your turn" e-mails).  A listener must return quickly and
@@ -823,13 +839,13 @@ class SessionManager:
         return session, tokens
 
     @contextmanager
-    def use(self, game_id: str, fresh: bool = False) -> Iterator[GameSession]:
+    def use(self, game_id: str, fresh: bool = False, attend: bool = True) -> Iterator[GameSession]:
         """The session of ``game_id``, held (never dropped from memory) until the block ends.
 
         ``fresh``: when other processes share the database, first catch up with their records
         (so a client never reads an older state than one it was already answered with).
         """
-        session = self.acquire(game_id)
+        session = self.acquire(game_id, attend)
         try:
             if fresh and self.coordinator.shared:
                 session.refresh()
@@ -837,11 +853,12 @@ class SessionManager:
         finally:
             self.release(session)
 
-    def acquire(self, game_id: str) -> GameSession:
+    def acquire(self, game_id: str, attend: bool = True) -> GameSession:
         """The session of ``game_id``, loaded if needed, counted as in use until :meth:`release`.
 
-        :class:`NotFound` if there is no such game; :class:`Unavailable` if the server holds
-        ``max_live`` games in use and cannot load another.
+        ``attend``: a request or socket of somebody (False: this process's own work, such as taking
+        over a game's bots, which attends nothing).  :class:`NotFound` if there is no such game;
+        :class:`Unavailable` if the server holds ``max_live`` games in use and cannot load another.
         """
         if not isinstance(game_id, str) or not 0 < len(game_id) <= 64:
             raise NotFound(f"no game with id {str(game_id)[:64]!r}")
@@ -851,9 +868,10 @@ class SessionManager:
                 s = self._sessions.get(game_id)
                 if s is not None:
                     s.users += 1
-                    s.seen_at = self.clock()
+                    if attend:
+                        s.seen_at = self.clock()
                     self._sessions.move_to_end(game_id)
-                    wake = s.bot_parked
+                    wake = s.bot_parked and attend
                 else:
                     pending = self._loading.get(game_id)
                     loader = pending is None
@@ -861,6 +879,8 @@ class SessionManager:
                         self._make_room()
                         pending = self._loading[game_id] = _Loading()
             if s is not None:
+                if attend and s.searching:
+                    self.coordinator.seen(game_id)
                 if wake:
                     self.kick(s)        # somebody is back: the parked bot plays on
                 return s
@@ -880,10 +900,13 @@ class SessionManager:
             with self._lock:
                 del self._loading[game_id]
                 s.users = 1
-                s.seen_at = self.clock()
+                if attend:
+                    s.seen_at = self.clock()
                 self._sessions[game_id] = s
                 self._evict_idle()
             pending.done.set()
+            if attend and s.searching:
+                self.coordinator.seen(game_id)
             self.kick(s)                # a bot may be to move (after a restart, or a takeover)
             return s
 
@@ -1027,7 +1050,7 @@ class SessionManager:
     def adopt(self, game_id: str) -> None:
         """Load ``game_id`` (if needed) and let its bots play: this process now runs them."""
         try:
-            with self.use(game_id) as s:
+            with self.use(game_id, attend=False) as s:     # (taking over attends nothing)
                 s.refresh()
                 self.kick(s)
         except GameError as exc:
@@ -1057,13 +1080,40 @@ class SessionManager:
     def attended(self, session: GameSession) -> bool:
         """Whether somebody attends the game: a bot-only game always counts as attended (its bots
         are bounded apart); else a request or socket uses it now (besides its own bot move) or used
-        it within :attr:`absent_after` seconds."""
-        if session.bot_only or self.coordinator.shared:
-            # Several processes: the one that runs the bots does not see the others' requests and
-            # sockets, so it cannot tell; the fair shares still hold.
+        it within :attr:`absent_after` seconds, in this process or (several processes on
+        PostgreSQL) in another one (:mod:`.presence`)."""
+        if session.bot_only:
             return True
+        return self._attended_here(session) or self.coordinator.attended_elsewhere(session.id)
+
+    def _attended_here(self, session: GameSession) -> bool:
         in_use = session.users - (1 if session.bot_busy else 0)
         return in_use > 0 or self.clock() - session.seen_at < self.absent_after
+
+    def attended_here(self) -> set[str]:
+        """The games with a searching bot that somebody attends in this process (for the others)."""
+        with self._lock:
+            return {gid for gid, s in self._sessions.items()
+                    if s.searching and not s.bot_only and self._attended_here(s)}
+
+    def wake(self, game_id: str) -> None:
+        """Somebody attends ``game_id`` in another process now: its parked bot (if any) plays on."""
+        def work() -> None:
+            with self._lock:
+                s = self._sessions.get(game_id)
+                if s is None or not s.bot_parked:
+                    return
+                s.users += 1
+            try:
+                self.kick(s)
+            finally:
+                self.release(s)
+
+        if not self._closed:
+            try:
+                self._sync.submit(work)
+            except RuntimeError:        # shutting down
+                pass
 
     def kick(self, session: GameSession, claim: bool = True) -> None:
         """Queue the session's next bot move if a bot is to act, none is queued, and this process
@@ -1105,7 +1155,8 @@ class SessionManager:
             session.bot_busy = False
             session.bot_parked = True
             # (the dropped move still holds the session: it is not one of the people)
-            back = session.users > 1 or self.clock() - session.seen_at < self.absent_after
+            back = (session.users > 1 or self.clock() - session.seen_at < self.absent_after
+                    or self.coordinator.attended_elsewhere(session.id))
         try:
             if back:                    # somebody came back just now: no need to wait for the next
                 self.kick(session)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import itertools
 import logging
 import threading
@@ -172,7 +173,10 @@ class Social:
         """(A change listener: on the thread that changed the game, or that caught up with a change
         another server process made: ``local`` False.  Both count: the notice table keeps one e-mail
         per turn however many processes hear of it.)  Queue the work, return."""
-        self._queue(session.id, session.turn_info())
+        info = session.turn_info()
+        # Only the process that made the change knows whose request it was (another process's copy
+        # knows its own requests): the notice takes that process's cause (issue 22).
+        self._queue(session.id, info if local else dataclasses.replace(info, cause=None))
 
     def activity(self, game_id: str) -> None:
         """Something about a game changed besides its moves (a claim, a new name, a new game): its
@@ -269,7 +273,7 @@ class Social:
             return
         s = self.people.settings(person_id)
         if s.email and s.email_confirmed and s.email_turns:
-            self.mailer.turn_came(info.game_id, seat, info.turn, info.seq, person_id)
+            self.mailer.turn_came(info.game_id, seat, info.turn, info.seq, person_id, cause=info.cause)
 
     # -- a game's table ---------------------------------------------------------------
     def post_chat(self, game_id: str, seat: int, text: Any) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""The tables of people, claims, invitations, chat and turn notices, as revision ``0002_people`` made
-them (``server/migrations/versions/0002_people.py`` creates them; these objects are for queries).
+"""The tables of people, claims, invitations, chat, turn notices and the mail outbox, as revisions
+``0002_people`` and ``0005_mail_outbox`` made them (``server/migrations/versions/``; these objects
+are for queries).
 
 They live in :data:`mysticvale.server.storage.metadata` beside the game tables, so joins with
 ``games`` and ``seats`` resolve.
@@ -98,7 +99,29 @@ turn_notices = Table(
     Column("person_id", String(32), ForeignKey("people.id", ondelete="CASCADE"), nullable=False),
     Column("seq", Integer, nullable=False),
     Column("due_at", Float, nullable=False),
-    Column("state", String(16), nullable=False),         # pending, sending, sent, skipped, failed
+    Column("state", String(16), nullable=False),         # pending, sending, sent, skipped, limited, failed
     Column("done_at", Float, nullable=True),
+    # revision 0005_mail_outbox: failed attempts so far; digest of the client address that caused the turn
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("cause", String(64), nullable=True),
     Index("ix_turn_notices_state_due", "state", "due_at"),
+    Index("ix_turn_notices_cause_done", "cause", "done_at"),
+)
+
+#: Confirmation e-mails to send (revision 0005_mail_outbox, issue 22): kept until sent or given up,
+#: so a restart resumes their retries (server/outbox.py).
+mail_outbox = Table(
+    "mail_outbox", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),          # "confirmation"
+    Column("person_id", String(32), ForeignKey("people.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("email", String(320), nullable=False),
+    Column("language", String(8), nullable=True),
+    Column("code_digest", String(64), nullable=True),    # the confirmation it carries (a digest, never the code)
+    Column("state", String(16), nullable=False),         # queued, retrying, sending, sent, failed, replaced
+    Column("attempts", Integer, nullable=False),
+    Column("next_at", Float, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("done_at", Float, nullable=True),
+    Index("ix_mail_outbox_state_next", "state", "next_at"),
 )

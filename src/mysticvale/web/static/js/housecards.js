@@ -17,12 +17,36 @@ import { clearBanner } from "./banner.js";
 /** Largest file the server accepts (server/house_cards.py MAX_BYTES). */
 const MAX_BYTES = 96 * 1024;
 
-/** A problem in the page's language: the ones worded by us by their code, the catalogue
- *  validator's in its own words; with its line when it has one. */
+/** A problem in the page's language, with its line when it has one: ours by their code, the
+ *  catalogue validator's by theirs (`check`, cards/problems.py), in English only if this page
+ *  has no words for it. */
 export function problemText(p) {
   const key = `house.problem.${p.code}`;
-  const text = p.code !== "catalogue" && has(key) ? t(key, { ...(p.args || {}), message: p.message }) : p.message;
+  let text = p.message;
+  if (p.code === "catalogue") {
+    if (p.check && has(`house.check.${p.check}`)) text = checkText(p);
+  } else if (has(key)) {
+    text = t(key, { ...(p.args || {}), message: p.message });
+  }
   return p.line ? t("house.line", { line: p.line, message: text }) : text;
+}
+
+/** Where in the file a validator problem is: "advancement 'Stag', ability 2". */
+function whereText(w) {
+  if (!w || !has(`house.where.${w.kind}`)) return "";
+  let out = t(`house.where.${w.kind}`, { name: w.name ?? "" });
+  if (w.ability != null) out = t("house.where.ability", { where: out, n: w.ability });
+  if (w.side != null) out = t("house.where.part", { where: out, side: t(`house.where.side.${w.side}`), n: w.part });
+  return out;
+}
+
+/** A validator problem's sentence; the card it is about leads it, or stands inside it where
+ *  the message places `{where}` ("advancement 'Stag' is in two sets"). */
+function checkText(p) {
+  const where = whereText(p.where);
+  const msg = t(`house.check.${p.check}`, p.args || {});
+  if (msg.includes("{where}")) return msg.replace("{where}", where);
+  return where ? t("house.check.at", { where, message: msg }) : msg;
 }
 
 /** The lobby's field: `getSets()` gives the sets chosen in the form.  Returns {el, text()}:

@@ -52,11 +52,14 @@ async function main() {
 
 /** A device with no language choice of its own takes the one the person keeps on the server
  *  (chosen on another device): asked once per device and person (again when a personal link brings
- *  a person), and never for longer than a moment. */
+ *  a person).  A page that has just taken a personal link waits for the answer, as it waits for the
+ *  person's games: the language is what that device is opened to find out (a slow server, as on a
+ *  loaded machine, must not open it in the wrong one).  Otherwise never for longer than a moment. */
 async function followPersonsLanguage(restored) {
   if (!personKey() || settings.language || (settings.languageAsked && !restored)) return;
   try {
-    const st = await Promise.race([getSettings(), new Promise((_, no) => setTimeout(() => no(new Error("slow")), 1500))]);
+    const st = await (restored ? getSettings()
+      : Promise.race([getSettings(), new Promise((_, no) => setTimeout(() => no(new Error("slow")), 1500))]));
     adoptLanguage(st.language);
   } catch { /* asked again on the next page */ }
 }
