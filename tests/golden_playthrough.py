@@ -24,8 +24,8 @@ def _card(c: dict | None) -> str:
     return f"{c['id']}:{c['name']}"
 
 
-def playthrough(players: int, seed: int, ruleset: str, steps: int) -> str:
-    game = mv.new_game(players=players, seed=seed, ruleset=ruleset)
+def playthrough(players: int, seed: int, ruleset: str, steps: int, engine: str = "python") -> str:
+    game = mv.new_game(players=players, seed=seed, ruleset=ruleset, engine=engine)
     rng = Rng(seed)
     lines = [f"# {players} players, seed {seed}, rule set {ruleset}; random legal actions (Rng({seed}))"]
     for i in range(steps):

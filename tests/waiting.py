@@ -33,3 +33,28 @@ def wait_for(predicate, timeout: float = PATIENCE, interval: float = 0.01):
         if time.monotonic() > end:
             raise AssertionError(f"timed out after {timeout} s waiting for {getattr(predicate, '__name__', predicate)}")
         time.sleep(interval)
+
+
+def run_coroutine(coro):
+    """Run a coroutine to its end on a loop of its own, in a thread of its own, and return its
+    result (or raise its exception).  ``asyncio.run`` in the test's thread fails when that thread
+    already runs a loop: Playwright's sync API keeps one running for the whole session in a
+    worker that also ran browser tests."""
+    import threading
+
+    out: dict = {}
+
+    def main() -> None:
+        import asyncio
+
+        try:
+            out["result"] = asyncio.run(coro)
+        except BaseException as exc:        # handed to the test's thread
+            out["error"] = exc
+
+    t = threading.Thread(target=main, name="test-coroutine")
+    t.start()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out.get("result")

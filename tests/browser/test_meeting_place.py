@@ -8,13 +8,13 @@ Several browser contexts are different people.  English and German, desktop (136
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
 
 from browser_helpers import PHONE, screenshot
 from test_people_lobby import request
+from waiting import PATIENCE_MS, wait_for
 
 from mysticvale.bots import SeatView, make_bot
 from mysticvale.engine.game import new_game
@@ -35,7 +35,7 @@ class Person:
         self.ctx = browser.new_context(viewport=PHONE if phone else DESKTOP, locale="de-DE" if lang == "de" else "en-US",
                                        **kw)
         self.page = self.ctx.new_page()
-        self.page.set_default_timeout(30_000)
+        self.page.set_default_timeout(PATIENCE_MS)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         settings = {"animations": False, "language": lang}
@@ -172,10 +172,7 @@ def finished_duel(server: str, seed: int, tag: str) -> tuple[dict, dict, str]:
                 headers={"X-Player-Key": anna["key"]})
     claim = request("POST", f"{server}/api/games/{g['id']}/claim", {"seat": 1}, headers={"X-Player-Key": ben["key"]})
     play_out(server, g["id"], {0: g["seats"][0]["token"], 1: claim["token"]}, seed)
-    deadline = time.monotonic() + 120
-    while request("GET", f"{server}/api/people/{ben['id']}/profile")["games"]["played"] < 1:
-        assert time.monotonic() < deadline, "the game's result was not recorded"
-        time.sleep(0.1)
+    wait_for(lambda: request("GET", f"{server}/api/people/{ben['id']}/profile")["games"]["played"] >= 1, interval=0.1)
     return anna, ben, g["id"]
 
 

@@ -9,8 +9,9 @@ import statistics
 
 import pytest
 
-from browser_helpers import (MY_TURN, create_game, http_json, long_press, no_horizontal_scroll, no_playback, open_seat,
-                             play_api, push_deck, screenshot, seq, use_settings, wait_seq_change)
+from browser_helpers import (MY_TURN, count_sent_changes, create_game, http_json, long_press, no_horizontal_scroll,
+                             no_playback, open_seat, play_api, push_deck, screenshot, sent_changes, seq, use_settings,
+                             wait_seq_change)
 
 pytestmark = pytest.mark.browser
 
@@ -38,10 +39,10 @@ def test_two_click_push_has_no_holes(page, server, browser):
     # Push is offered nowhere but on the deck, and one click only arms it.
     assert page.locator("[data-action=push]").count() == 0
     before = seq(page)
+    count_sent_changes(page)
     page.click("#deck")
     page.wait_for_selector("#deck.armed")
-    page.wait_for_timeout(300)
-    assert seq(page) == before
+    assert sent_changes(page) == 0 and seq(page) == before
     assert "click again" in page.inner_text("#deck")
     # The game moves on between the two clicks (another tab pushes): the second click only arms.
     http_json("POST", f"{server}/api/games/{game['id']}/actions",
@@ -51,8 +52,7 @@ def test_two_click_push_has_no_holes(page, server, browser):
     if page.locator("#deck.clickable").count():
         page.click("#deck")
         page.wait_for_selector("#deck.armed")
-        page.wait_for_timeout(300)
-        assert seq(page) == moved
+        assert sent_changes(page) == 0 and seq(page) == moved
         # A click while the push is on its way is neither lost nor a push: it arms the deck for
         # the next card once the answer is there.
         pushes = page.inner_text("#log").count("Player 1 pushes")
@@ -90,12 +90,16 @@ def test_automatic_reveal_never_takes_a_deliberate_click(page, server):
     page.wait_for_function(MY_TURN)
     page.wait_for_selector("#deck.clickable")
     before = seq(page)
+    count_sent_changes(page)
     page.click("#deck")                           # the player starts a push by hand ...
     page.check("#auto-reveal")                    # ... and switches automatic reveal on meanwhile
-    page.wait_for_timeout(1200)
-    assert seq(page) == before                    # automatic reveal waits: the deck is armed by hand
+    # automatic reveal waits: the deck is armed by hand, so no automatic push is even scheduled
+    # (js/table.js maybeAutoReveal), and nothing was sent
+    assert page.evaluate("window.mysticvaleClient.table().autoTimer") is None
+    assert sent_changes(page) == 0 and seq(page) == before
     assert page.locator("#deck.armed").count() == 1
     page.click("#deck")                           # the deliberate second click pushes
+    assert sent_changes(page) == 1                # (and is counted: the counts of nothing sent above mean it)
     wait_seq_change(page, before)
     # From here automatic reveal plays on by itself (decay below 9), never arming the deck.
     page.wait_for_function(f"Number(document.body.dataset.seq) >= {int(before) + 2}")
@@ -301,12 +305,14 @@ def test_long_press_zooms_on_a_phone_without_buying(browser, server, shot_dir):
         pg.wait_for_function(MY_TURN)
         pg.click("#tabs [data-tab=commons]")
         before = seq(pg)
+        count_sent_changes(pg)
         long_press(pg, pg.locator("#supply .soil.clickable").first, height=1 / 3)
         screenshot(pg, shot_dir / "zoom-phone.png")
-        pg.wait_for_timeout(500)
-        assert seq(pg) == before                   # the long press bought nothing
         pg.click("#zoom")
         pg.wait_for_selector("#zoom[hidden]", state="attached")
+        # the long press bought nothing (read after the next input: a click the touch could have
+        # caused would have come before it)
+        assert sent_changes(pg) == 0 and seq(pg) == before
     finally:
         ctx.close()
 

@@ -13,7 +13,6 @@ import glob
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,17 +26,12 @@ from fastapi.testclient import TestClient
 import mysticvale as mv
 from mysticvale.engine.rng import Rng
 from mysticvale.server import create_app
+from ports import free_port
 from waiting import PATIENCE, wait_for  # noqa: F401  (wait_for: for the tests)
 
 
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # -- PostgreSQL ------------------------------------------------------------------------

@@ -37,18 +37,16 @@ def test_searching_bot_does_not_block_the_server(sqlite_client):
     # The bots think 1 s per decision meanwhile.  A request answered while the game stayed at one
     # version was answered during a search, not after it: a server that waited for the bots would
     # answer every request only once a move was made (seq changed), whatever the machine's load.
-    waits, during = [], []
+    # (How long a request took is not measured: on a loaded machine any request may take long,
+    # whether or not the bots block the server; the versions tell the two apart.)
+    during = []
     end = time.monotonic() + 2.5
-    while time.monotonic() < end:
-        at, t = session.seq, time.monotonic()
+    while time.monotonic() < end or not during:
+        at = session.seq
         assert c.get(f"/api/games/{gid}/summary").status_code == 200
-        waits.append(time.monotonic() - t)
         during.append(session.seq == at)
-        time.sleep(0.02)
+        time.sleep(0.02)            # (a pace, so as not to crowd the searching worker off the cores)
     assert sum(during) >= len(during) / 2, f"{sum(during)} of {len(during)} requests were answered during a search"
-    waits.sort()
-    median = waits[len(waits) // 2]
-    assert median < 0.25, f"requests waited {median:.2f} s (median) while the bots were thinking"
     seq = wait_for(lambda: c.get(f"/api/games/{gid}/state").json()["seq"] >= 3)
     assert seq
 

@@ -10,6 +10,7 @@ from contextlib import ExitStack
 
 import pytest
 from conftest import server_game
+from waiting import run_coroutine
 from fastapi.testclient import TestClient
 
 from mysticvale.server import create_app, sessions, updates
@@ -119,8 +120,6 @@ def test_protocol_1_spectators_share_one_state_text_per_version(watched_client, 
 def test_pushers_read_serialised_versions_without_a_worker_thread(watched_client, monkeypatch):
     """``updates_after``: a socket that holds a tracked version gets the cached deltas on the event
     loop; anything else (here: a seat's first full state) goes to :meth:`Feed.since` in a thread."""
-    import asyncio
-
     import starlette.concurrency
 
     client = watched_client
@@ -135,14 +134,14 @@ def test_pushers_read_serialised_versions_without_a_worker_thread(watched_client
         return await real(func, *args)
 
     monkeypatch.setattr(starlette.concurrency, "run_in_threadpool", counting)
-    seq, [full] = asyncio.run(updates.updates_after(session, None, None))     # not tracked: a full state
+    seq, [full] = run_coroutine(updates.updates_after(session, None, None))     # not tracked: a full state
     assert (seq, json.loads(full)["type"], hops) == (0, "full", ["since"])
     for step in range(2):
         _act(client, gid, tokens[ref.current_player], ref, step)
-    seq, texts = asyncio.run(updates.updates_after(session, None, 0))
+    seq, texts = run_coroutine(updates.updates_after(session, None, 0))
     assert seq == 2 and [json.loads(t)["seq"] for t in texts] == [1, 2]
     assert texts == session.feed.since(session, None, 0)[1]
     assert hops == ["since"]                                  # no second hop: both deltas were cached
-    assert asyncio.run(updates.updates_after(session, None, 2)) == (2, [])
-    assert asyncio.run(updates.updates_after(session, None, 7))[1][0].startswith('{"type":"full"')
+    assert run_coroutine(updates.updates_after(session, None, 2)) == (2, [])
+    assert run_coroutine(updates.updates_after(session, None, 7))[1][0].startswith('{"type":"full"')
     assert hops == ["since", "since"]                         # ahead of the game: the feed decides

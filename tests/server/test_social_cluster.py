@@ -115,12 +115,12 @@ def test_open_tables_and_table_names_reach_the_other_process(servers):
     join on A takes it off that list, and the host's new name on A reaches B's table socket."""
     a, b = servers
     ws_b = b.base.replace("http://", "ws://")
-    post = lambda srv, path, **kw: httpx.post(srv.base + path, timeout=10, **kw)
+    post = lambda srv, path, **kw: httpx.post(srv.base + path, timeout=HTTP_TIMEOUT, **kw)
     anna = post(a, "/api/people", json={"name": "Anna"}).json()
     bob = post(a, "/api/people", json={"name": "Bob"}).json()
     cleo = post(b, "/api/people", json={"name": "Cleo"}).json()
     with connect(f"{ws_b}/api/people/me/ws", subprotocols=["mysticvale", "mysticvale.key." + cleo["key"]],
-                 open_timeout=10) as lobby_b:
+                 open_timeout=HTTP_TIMEOUT) as lobby_b:
         until(lobby_b, lambda m: m["type"] == "games")
         lobby_b.send(json.dumps({"type": "tables"}))
         assert until(lobby_b, lambda m: m["type"] == "tables")["tables"] == []
@@ -128,9 +128,9 @@ def test_open_tables_and_table_names_reach_the_other_process(servers):
                  headers={"X-Player-Key": anna["key"]}).json()
         row = until(lobby_b, lambda m: m["type"] == "open_table")["table"]
         assert row["id"] == g["id"] and row["name"] == "Come" and row["seats_free"] == 1
-        with connect(f"{ws_b}/api/games/{g['id']}/ws", subprotocols=["mysticvale"], open_timeout=10) as table_b:
+        with connect(f"{ws_b}/api/games/{g['id']}/ws", subprotocols=["mysticvale"], open_timeout=HTTP_TIMEOUT) as table_b:
             until(table_b, lambda m: m["type"] == "state")
-            r = httpx.patch(a.base + f"/api/games/{g['id']}/table", json={"name": "Come in"}, timeout=10,
+            r = httpx.patch(a.base + f"/api/games/{g['id']}/table", json={"name": "Come in"}, timeout=HTTP_TIMEOUT,
                             headers={"X-Player-Key": anna["key"]})
             assert r.status_code == 200, r.text
             assert until(table_b, lambda m: m["type"] == "table")["table"]["name"] == "Come in"
