@@ -19,6 +19,13 @@ pytestmark = pytest.mark.browser
 
 SETS = ("base", "vale_of_magic", "twilight_garden")
 
+def settle(page) -> None:
+    """Let the page's own start (its messages, then the lobby asking a name) finish before a test
+    puts its catalogue, messages and cards in: a later start would put its own back over them."""
+    page.wait_for_function("document.documentElement.dataset.messages")
+    page.wait_for_selector("#name-panel")
+
+
 _GALLERY = """async ([cat, messages]) => {
   const { setCatalogue } = await import('/static/js/catalogue.js');
   const { setMessages } = await import('/static/js/i18n.js');
@@ -100,6 +107,7 @@ def test_every_card_face_is_drawn_with_a_text_alternative(page, server, shot_dir
                            "src/mysticvale/web/static/messages/en.json").read_text())
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(server + "/static/index.html")
+    settle(page)
     out = page.evaluate(_GALLERY, [cat, messages])
     assert out["sprite"]
     assert len(out["advancements"]) == len(cat["copies"])
@@ -203,6 +211,7 @@ def test_no_note_meant_for_us_reaches_a_player_and_a_stand_in_says_what_it_is(pa
     assert not any(k in t for t in list(cat["types"].values()) + list(cat["vales"].values())
                    + list(cat["leaders"].values()) for k in ("note", "source", "provenance"))
     page.goto(server + "/static/index.html")
+    settle(page)
     out = page.evaluate(_WALK, [cat, messages, lang])
     bad = [f"{where}: {DEVELOPER_WORDS.search(text).group(0)!r} in {text.strip()[:160]!r}"
            for where, text in out["seen"] if DEVELOPER_WORDS.search(text)]
