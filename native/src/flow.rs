@@ -15,8 +15,8 @@ use crate::pyjson::J;
 use crate::sleeve::AbilityRef;
 use crate::state::{CardId, Pending, State, Step, Turn};
 use crate::zones::{
-    ask, card_at, card_name, card_stats, decay_symbols, discard_card, get, int, log, net_decay, push_card_name,
-    push_int, reveal, schedule, step, text, Data,
+    ask, card_at, card_name, card_stats, decay_symbols, discard_card, get, int, log, net_decay, player_card_sentence,
+    reveal, schedule, step, text, Data,
 };
 use crate::{harvest, registry};
 
@@ -251,12 +251,7 @@ pub fn apply_planting(st: &mut State, action: &Notation) {
         schedule(st, [step("harvest_start", p, Vec::new())]);
     } else {
         let Some(card) = st.players.get(usize::from(p)).and_then(|pl| pl.on_deck) else { return };
-        let mut text = String::with_capacity(64);
-        text.push_str("Player ");
-        push_int(&mut text, i64::from(p) + 1);
-        text.push_str(" pushes ");
-        push_card_name(&mut text, st, card);
-        text.push('.');
+        let text = player_card_sentence(st, p, " pushes ", card, ".");
         log(st, "push", Some(p), text, Vec::new());
         let mut work = play_on_deck(st, p);
         work.push(step("spoil_check", p, Vec::new()));

@@ -129,15 +129,21 @@ pub struct Player {
 }
 
 impl Player {
-    /// Every card the seat owns (deck, field, discard, set aside, on deck), sorted by id: the
-    /// observation's `owned` list.
-    pub fn owned_sorted(&self) -> Vec<CardId> {
+    /// Every card the seat owns, wherever it is: deck, field, discard, set aside, on deck, in
+    /// that order (Python's `owned_cards`).
+    pub fn owned(&self) -> Vec<CardId> {
         let mut ids: Vec<CardId> = Vec::with_capacity(self.deck.len() + self.field.len() + self.discard.len() + 2);
         ids.extend(&self.deck);
         ids.extend(&self.field);
         ids.extend(&self.discard);
         ids.extend(&self.aside);
         ids.extend(self.on_deck);
+        ids
+    }
+
+    /// [`Player::owned`] sorted by id: the observation's `owned` list.
+    pub fn owned_sorted(&self) -> Vec<CardId> {
+        let mut ids = self.owned();
         ids.sort_unstable();
         ids
     }

@@ -268,18 +268,24 @@ pub fn take_top(st: &mut State, p: u8) -> Option<CardId> {
     Some(c)
 }
 
+/// The log's sentence "Player N<verb><card's name><tail>", e.g. "Player 1 reveals Seedling on deck."
+pub fn player_card_sentence(st: &State, p: u8, verb: &str, card: CardId, tail: &str) -> String {
+    let mut text = String::with_capacity(64);
+    text.push_str("Player ");
+    push_int(&mut text, i64::from(p) + 1);
+    text.push_str(verb);
+    push_card_name(&mut text, st, card);
+    text.push_str(tail);
+    text
+}
+
 /// Turn over the top card of the deck as the new on-deck card.
 pub fn reveal(st: &mut State, p: u8) {
     let card = take_top(st, p);
     st.players[usize::from(p)].on_deck = card;
     if let Some(c) = card {
         mark_seen(st, c);
-        let mut text = String::with_capacity(64);
-        text.push_str("Player ");
-        push_int(&mut text, i64::from(p) + 1);
-        text.push_str(" reveals ");
-        push_card_name(&mut text, st, c);
-        text.push_str(" on deck.");
+        let text = player_card_sentence(st, p, " reveals ", c, " on deck.");
         log(st, "reveal", Some(p), text, vec![("card".into(), J::Int(i64::from(c)))]);
     }
 }
@@ -456,14 +462,7 @@ pub fn mark_seen(st: &mut State, card: CardId) {
 /// Every card a player owns, wherever it is: deck, field, discard, aside, on deck (Python's
 /// `owned_cards`, in its order).
 pub fn owned_cards(st: &State, p: u8) -> Vec<CardId> {
-    let pl = &st.players[usize::from(p)];
-    let mut out: Vec<CardId> = Vec::with_capacity(pl.deck.len() + pl.field.len() + pl.discard.len() + 1);
-    out.extend(&pl.deck);
-    out.extend(&pl.field);
-    out.extend(&pl.discard);
-    out.extend(&pl.aside);
-    out.extend(pl.on_deck);
-    out
+    st.players[usize::from(p)].owned()
 }
 
 #[cfg(test)]
