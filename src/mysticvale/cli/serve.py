@@ -30,6 +30,9 @@ def command(
     max_think: float = typer.Option(5.0, min=0.1, max=60, help="longest thinking time a bot may be given "
                                                               "(seconds per decision)"),
     bot_workers: int = typer.Option(2, min=1, max=64, help="processes for searching bots, per server process"),
+    bot_engine: str = typer.Option("auto", help="what searching bots think with: 'native' (the native core: in the "
+                                                "same time it searches further), 'python', or 'auto' (native when "
+                                                "it is built)"),
     games_per_minute: int = typer.Option(20, min=1, help="games one client address may create per minute"),
     bot_only_per_minute: int = typer.Option(4, min=0, help="... of which without a human seat"),
     max_bot_only_games: int = typer.Option(32, min=0, help="unfinished games without a human seat the server "
@@ -79,6 +82,12 @@ def command(
             described = parse_smtp_url(smtp).describe()
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
+    from ..server.bot_engine import resolve as resolve_bot_engine
+
+    try:
+        thinks_with = resolve_bot_engine(bot_engine)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--bot-engine") from None
     url = normalize_url(database) if database else sqlite_url(data_dir)
     console = Console()
     if workers > 1 and not url.startswith("postgresql"):
@@ -97,10 +106,11 @@ def command(
               "sockets_per_address": sockets_per_address, "messages_per_address": messages_per_address,
               "watch_parent": workers > 1, "smtp": smtp, "mail_from": mail_from, "mail_delay": mail_delay,
               "turn_mails_per_hour": turn_mails_per_hour, "turn_mails_per_address": turn_mails_per_address,
-              "absent_after": absent_after, "presence_expiry": presence_expiry}
+              "absent_after": absent_after, "presence_expiry": presence_expiry, "bot_engine": bot_engine}
     where = url if url.startswith("sqlite") else url.split("@")[-1]
     console.print(f"Mystic Vale is served at [bold]{public}/[/bold]  (API: {public}/docs; database: {where}"
-                  f"{f'; {workers} processes' if workers > 1 else ''}; e-mail: {described if smtp else 'off'})",
+                  f"{f'; {workers} processes' if workers > 1 else ''}; e-mail: {described if smtp else 'off'}; "
+                  f"bots think with the {'native core' if thinks_with == 'native' else 'Python engine'})",
                   highlight=False, soft_wrap=True)
     console.print("Open the address in a browser; press Ctrl+C here to stop the server.", highlight=False)
     console.file.flush()
@@ -135,7 +145,8 @@ def build_app(config: dict):
                             turn_mails_per_address=config.get("turn_mails_per_address", 30))
     return create_app(config["database"], allow_seed=config["allow_seed"], public_url=config["public_url"],
                       bot_workers=config["bot_workers"], limits=limits, mail=mail,
-                      absent_after=config.get("absent_after"), presence_expiry=config.get("presence_expiry"))
+                      absent_after=config.get("absent_after"), presence_expiry=config.get("presence_expiry"),
+                      bot_engine=config.get("bot_engine", "auto"))
 
 
 def app_from_environment():

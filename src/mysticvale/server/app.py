@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnected
 
 from ..bots import bot_names
 from ..runtime import settle, tune_for_serving
+from .bot_engine import resolve as resolve_bot_engine
 from .cluster import LocalCoordinator, PgCoordinator, hold_sqlite
 from .limits import (CreationLimiter, Limits, MessageLimiter, SocketLimiter, StrictJSONRoute, TooLarge, strict_loads,
                      TooManySockets, client_address, receive_client_message, validation_error_handler, whole_number)
@@ -140,7 +141,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
                bot_workers: int = 2, bot_threads: int = 2, public_url: str | None = None,
                limits: Limits | None = None, max_cached: int = 256, max_live: int = 4096,
                sweep_every: float = 1.0, mail: MailSettings | None = None, absent_after: float | None = None,
-               presence_expiry: float | None = None) -> FastAPI:
+               presence_expiry: float | None = None, bot_engine: str = "auto") -> FastAPI:
     """The server application for the database at ``database_url`` (SQLite or PostgreSQL URL).
 
     ``allow_seed`` lets ``POST /api/games`` fix the seed (tests, reproducible games);
@@ -151,10 +152,12 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
     to send "your turn" e-mail (None: no e-mail).  ``absent_after``: seconds after its last request
     that a game with nobody's socket open still counts as attended (its searching bots search);
     ``presence_expiry``: on PostgreSQL, seconds a process's word that somebody attends a game
-    there lasts without its heartbeat (:mod:`mysticvale.server.presence`).
+    there lasts without its heartbeat (:mod:`mysticvale.server.presence`).  ``bot_engine``: what
+    the searching bots think with (:mod:`mysticvale.server.bot_engine`: auto, native or python).
     """
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     limits = limits if limits is not None else Limits()
+    resolve_bot_engine(bot_engine)      # a choice the machine cannot serve fails here, not at start-up
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -169,7 +172,7 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
                        if storage.shared else LocalCoordinator())
         manager = SessionManager(storage, allow_seed=allow_seed, bot_workers=bot_workers, bot_threads=bot_threads,
                                  max_cached=max_cached, max_live=max_live, max_think=limits.max_think,
-                                 coordinator=coordinator, absent_after=absent_after)
+                                 coordinator=coordinator, absent_after=absent_after, bot_engine=bot_engine)
         app.state.manager = manager
         # Changes sent on a table's socket are applied (and wait for their commit) on these
         # threads: a standard pool hands work over through a C queue, 42-52 us of CPU per call
@@ -228,10 +231,11 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         return JSONResponse(body, status_code=status)
 
     @app.get("/api/bots", summary="Bot names", tags=["server"])
-    def bots() -> dict:
-        """The bot names `POST /api/games` accepts (a thinking time may follow: `ismcts:0.5`), and the
-        longest thinking time this server allows."""
-        return {"bots": bot_names(), "max_think": limits.max_think}
+    def bots(request: Request) -> dict:
+        """The bot names `POST /api/games` accepts (a thinking time may follow: `ismcts:0.5`), the
+        longest thinking time this server allows, and the engine its searching bots think with
+        (`native` or `python`: in the same time the native core searches further)."""
+        return {"bots": bot_names(), "max_think": limits.max_think, "engine": manager_of(request).bot_engine}
 
     async def house_body_bound(request: Request) -> None:
         """A new game's body may be up to HOUSE_BODY bytes (the route's bound) only when it carries

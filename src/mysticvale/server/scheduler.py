@@ -65,7 +65,7 @@ HALF_LIFE = 60.0
 SEARCH_BUDGET = 90.0
 
 #: A job plays one bot move; it gets the lane's ``think`` (None in the cheap lane): a function
-#: (game JSON, seat, spec, seed, max think) -> action that runs the search in a worker process.
+#: (game JSON, seat, spec, seed, max think, bot engine) -> action that runs the search in a worker process.
 Job = Callable[[Any], None]
 
 
@@ -297,8 +297,10 @@ class BotScheduler:
                     lane.usage.charge(picked.principals, time.monotonic() - started)
                     self.record.append(("done", picked.key, picked.principals, time.monotonic()))
 
-    def _think(self, game_json: str, seat: int, spec: str, seed: int, max_think: float | None = None) -> str:
-        """A searching bot's move, computed in a worker process (the pool starts on first use)."""
+    def _think(self, game_json: str, seat: int, spec: str, seed: int, max_think: float | None = None,
+               bot_engine: str = "python") -> str:
+        """A searching bot's move, computed in a worker process (the pool starts on first use)
+        with ``bot_engine`` ("native" or "python")."""
         from .sessions import think_in_process
 
         with self._pool_lock:
@@ -308,7 +310,7 @@ class BotScheduler:
                     initializer=search_worker_start, initargs=(os.getpid(),))
             pool = self._pool
         try:
-            return pool.submit(think_in_process, game_json, seat, spec, seed, max_think).result()
+            return pool.submit(think_in_process, game_json, seat, spec, seed, max_think, bot_engine).result()
         except BrokenProcessPool:
             # A worker died (killed, out of memory): start a fresh pool for the next moves.
             with self._pool_lock:

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ..bots import SeatView, bot_names, make_bot
+from .bot_engine import resolve as resolve_bot_engine, think as bot_engine_think
 from ..engine.actions import Action
 from ..engine.game import Game, new_game
 from ..errors import IllegalActionError, InvalidActionError, SaveError
@@ -165,9 +166,7 @@ def build_bot(spec: str, seed: int, max_think: float | None = None):
     With ``max_think``, a stored game's longer thinking time is cut to it (a server restarted
     with a lower limit still plays its old games).
     """
-    name, opts = parse_bot_spec(spec, float("inf"))
-    if max_think is not None and "think" in opts:
-        opts["think"] = min(opts["think"], max_think)
+    name, opts = bot_options(spec, max_think)
     try:
         return make_bot(name, seed=seed, **opts)
     except TypeError as exc:
@@ -176,8 +175,25 @@ def build_bot(spec: str, seed: int, max_think: float | None = None):
         raise BadInput(f"bot {spec!r}: {exc}") from None
 
 
-def think_in_process(game_json: str, seat: int, spec: str, seed: int, max_think: float | None = None) -> str:
-    """(Runs in a worker process.) The action the bot ``spec`` chooses for ``seat``."""
+def bot_options(spec: str, max_think: float | None = None) -> tuple[str, dict[str, Any]]:
+    """(name, options) of a stored bot ``spec``, a longer thinking time cut to ``max_think``."""
+    name, opts = parse_bot_spec(spec, float("inf"))
+    if max_think is not None and "think" in opts:
+        opts["think"] = min(opts["think"], max_think)
+    return name, opts
+
+
+def think_in_process(game_json: str, seat: int, spec: str, seed: int, max_think: float | None = None,
+                     bot_engine: str = "python") -> str:
+    """(Runs in a worker process.) The action the bot ``spec`` chooses for ``seat``, thought
+    with ``bot_engine`` (:mod:`.bot_engine`: ``"native"`` or ``"python"``)."""
+    name, opts = bot_options(spec, max_think)
+    try:
+        action = bot_engine_think(bot_engine, game_json, seat, name, opts, seed)
+    except ValueError as exc:
+        raise BadInput(f"bot {spec!r}: {exc}") from None
+    if action is not None:
+        return action
     game = Game.from_json(game_json)
     return str(build_bot(spec, seed, max_think).act(SeatView(game, seat)))
 
@@ -767,7 +783,8 @@ class SessionManager:
 
     def __init__(self, storage: Storage, *, allow_seed: bool = False, bot_workers: int = 2,
                  max_cached: int = 256, max_live: int = 4096, max_think: float = DEFAULT_MAX_THINK,
-                 bot_threads: int = 2, coordinator=None, scheduler=None, absent_after: float | None = None) -> None:
+                 bot_threads: int = 2, coordinator=None, scheduler=None, absent_after: float | None = None,
+                 bot_engine: str = "auto") -> None:
         from .cluster import LocalCoordinator
         from .scheduler import BotScheduler
 
@@ -776,6 +793,8 @@ class SessionManager:
         self.max_cached = max_cached
         self.max_live = max(max_live, max_cached)
         self.max_think = max_think
+        #: The engine searching bots think with ("native" or "python"; :mod:`.bot_engine`).
+        self.bot_engine = resolve_bot_engine(bot_engine)
         self._sessions: OrderedDict[str, GameSession] = OrderedDict()
         self._loading: dict[str, _Loading] = {}
         self._lock = threading.Lock()
@@ -1171,7 +1190,7 @@ class SessionManager:
                     return
                 try:
                     if think is not None:
-                        session.play_bot(lambda *job: think(*job, self.max_think), self.max_think)
+                        session.play_bot(lambda *job: think(*job, self.max_think, self.bot_engine), self.max_think)
                     else:
                         session.play_bot(None, self.max_think)
                     session.bot_error = None
