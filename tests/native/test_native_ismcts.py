@@ -12,6 +12,7 @@ import threading
 import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import mysticvale as mv
 from mysticvale.bots import native_batch
@@ -21,6 +22,8 @@ from mysticvale.bots.greedy import Greedy
 from mysticvale.bots.ismcts import ISMCTS
 from mysticvale.cards.catalogue import load_catalogue
 from mysticvale.engine import native
+
+from stepwise import SET_LISTS
 
 
 def _spec(opts: dict) -> str:
@@ -52,7 +55,7 @@ def play_both(core, seed, players, sets, ruleset, leaders, opts, every=2, max_co
         legal = game.legal_actions()
         if p == 0 and len(legal) > 1:
             choices += 1
-            if choices % every == 1:
+            if (choices - 1) % every == 0:
                 state = core.State.from_json(twin, game.to_json())
                 action = py.act(SeatView(game, p))
                 k = rs.act(state, p)
@@ -74,6 +77,23 @@ def play_both(core, seed, players, sets, ruleset, leaders, opts, every=2, max_co
 @pytest.mark.parametrize("case", CASES, ids=[f"{c[1]}p-{'+'.join(c[2])}-{c[5]['value']}" for c in CASES])
 def test_the_same_moves_and_root_statistics_as_python(core, case):
     assert play_both(core, *case) >= 10
+
+
+def test_asked_at_every_decision(core):
+    """The same pair asked at each of seat 0's choices in a row (no greedy move between)."""
+    assert play_both(core, 21, 2, ("base",), "english", False, {"iterations": 15}, every=1,
+                     max_compared=16) == 16
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**40), players=st.integers(2, 4), sets=st.sampled_from(SET_LISTS),
+       ruleset=st.sampled_from(sorted(mv.RULESETS)), leaders=st.booleans(),
+       value=st.sampled_from(["model", "greedy"]), iterations=st.integers(1, 25),
+       horizon=st.integers(1, 3))
+def test_hypothesis_games(core, seed, players, sets, ruleset, leaders, value, iterations, horizon):
+    opts = {"iterations": iterations, "value": value, "horizon": horizon}
+    play_both(core, seed, players, sets, ruleset, leaders and "twilight_garden" in sets, opts, every=3,
+              max_compared=4)
 
 
 def test_a_forced_move_and_a_greedy_bot_have_no_statistics(core):
