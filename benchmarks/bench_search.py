@@ -4,10 +4,17 @@ observe() and legal_actions() on positions from greedy-vs-greedy games.
     .venv/bin/python benchmarks/bench_search.py --positions 12 --think 0.5
     .venv/bin/python benchmarks/bench_search.py --positions 12 --engine native
 
+With the native core built, the same positions are searched by the native ISMCTS bot too
+(``_native.NativeBot("ismcts:think=T")`` on the position's twin state, the whole search in
+Rust): ``native_ismcts_iterations_per_cpu_s`` beside the Python bot's
+``ismcts_iterations_per_cpu_s`` (iterations over the process CPU time of the decision, so a
+loaded machine changes them less than the wall-clock ``ismcts_iterations_per_s``), and their
+ratio.
+
 ``--engine native`` measures the same positions (found by the Python engine's greedy games)
 loaded into the native core (``Game.from_json(..., engine="native")``).  It leaves the
-ISMCTS rows out: the ISMCTS bot is Python's, and it reads ``game.state`` in its loop, which
-a native game builds from its save, so its figure would measure that, not a search.  Its
+Python ISMCTS rows out: that bot reads ``game.state`` in its loop, which a native game
+builds from its save, so its figure would measure that, not a search.  Its
 ``legal_actions_us`` is the Rust side's list of the position (computed there once per
 position) turned into ``Action`` values: the generation itself is not measured again.
 """
@@ -81,24 +88,45 @@ def main() -> None:
             return g.legal_actions()
         costs["legal_actions_us"].append(per_call_us(legal, 300))
         costs["to_json_us"].append(per_call_us(g.to_json, 50))
-    iters = []
+    iters, py_cpu, rs_cpu = [], [], []
     for i, g in enumerate(pos if args.engine == "python" else []):
         bot = ISMCTS(seed=i, think=args.think)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         bot.act(SeatView(g, g.current_player))
-        el = time.perf_counter() - t0
+        el, cpu = time.perf_counter() - t0, time.process_time() - c0
         iters.append(bot.last["iterations"] / el)
+        py_cpu.append(bot.last["iterations"] / cpu)
+    import mysticvale as mv
+    if args.engine == "python" and mv.native_available():
+        from mysticvale.engine import native
+        core = native.module()
+        for i, g in enumerate(pos):
+            state = core.State.from_json(native.catalogue(g.state.cat), g.to_json())
+            bot = core.NativeBot(f"ismcts:think={args.think}", i)
+            c0 = time.process_time()
+            bot.act(state, g.current_player)
+            rs_cpu.append(bot.last()["iterations"] / (time.process_time() - c0))
     out = {k: round(sum(v) / len(v), 1) for k, v in costs.items()}
     if iters:
         out["ismcts_iterations_per_s"] = round(sum(iters) / len(iters), 1)
         out["ismcts_iterations_per_s_min"] = round(min(iters), 1)
         out["ismcts_iterations_per_s_max"] = round(max(iters), 1)
+        out["ismcts_iterations_per_cpu_s"] = round(sum(py_cpu) / len(py_cpu), 1)
+    if rs_cpu:
+        out["native_ismcts_iterations_per_cpu_s"] = round(sum(rs_cpu) / len(rs_cpu), 1)
+        out["native_ismcts_iterations_per_cpu_s_min"] = round(min(rs_cpu), 1)
+        out["native_ismcts_iterations_per_cpu_s_max"] = round(max(rs_cpu), 1)
+        # Position by position, then the mean of the ratios.
+        ratios = [r / p for r, p in zip(rs_cpu, py_cpu)]
+        out["native_vs_python_ismcts"] = round(sum(ratios) / len(ratios), 2)
     out["engine"] = args.engine
     out["positions"] = len(pos)
     out["think"] = args.think
     from mysticvale import _compiled
     out["build"] = _compiled.status()["build"]
     out["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    import os
+    out["load_average"] = [round(x, 2) for x in os.getloadavg()]
     if args.json:
         print(json.dumps(out, indent=2))
     else:

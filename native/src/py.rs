@@ -807,6 +807,25 @@ impl PyNativeBot {
             self.inner.get_mut().map_err(|_| PyRuntimeError::new_err("native engine bug: a bot panicked before"))?;
         py.detach(|| guarded(|| bot.act(&crate::bots::SeatView::new(st, seat, &legal)).map_err(PyValueError::new_err)))
     }
+
+    /// The statistics of the last decision, as Python's `ISMCTS.last`: `iterations`,
+    /// `seconds` and `root` (action -> (visits, mean reward)); `{}` for a bot that does not
+    /// search, or after a forced move.
+    fn last<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let bot =
+            self.inner.get_mut().map_err(|_| PyRuntimeError::new_err("native engine bug: a bot panicked before"))?;
+        if let Some(s) = bot.last() {
+            d.set_item("iterations", s.iterations)?;
+            d.set_item("seconds", s.seconds)?;
+            let root = PyDict::new(py);
+            for (a, visits, mean) in &s.root {
+                root.set_item(a, (visits, mean))?;
+            }
+            d.set_item("root", root)?;
+        }
+        Ok(d)
+    }
 }
 
 /// The value model (`bots/value_model.rs`) over a greedy evaluator of the given spec's

@@ -141,9 +141,14 @@ def test_the_arena_plays_native_bots_in_the_batch_and_the_others_in_python(core,
         assert {k: v for k, v in native.items() if k != "timing"} == {
             k: v for k, v in python.items() if k != "timing"}
     calls.clear()
-    other = ["random", "ismcts:iterations=2:think=0:horizon=1"]
-    mixed = run_matches(other, games=1, seed=6, engine="native")
-    assert calls == [] and mixed["per_game"] == run_matches(other, games=1, seed=6)["per_game"]
+    search = ["random", "ismcts:iterations=2:think=0:horizon=1"]
+    native = run_matches(search, games=1, seed=6, engine="native")
+    assert calls == [[0]] and native["per_game"] == run_matches(search, games=1, seed=6)["per_game"]
+    calls.clear()
+    # The arena's think time for an ismcts naming none: the Python bots on the native game.
+    timed = ["random", "ismcts:iterations=2:horizon=1"]
+    mixed = run_matches(timed, games=1, seed=6, engine="native", think=0.01)
+    assert calls == [] and mixed["per_game"] == run_matches(timed, games=1, seed=6, think=0.01)["per_game"]
     assert not native_batch.plays(["random", "random:think=1"]) and not native_batch.plays([" random"])
     assert native_batch.plays(["greedy:depth=1:spirit_vp=1.6", "random", "greedy"])
 
@@ -157,8 +162,10 @@ def test_the_arena_with_two_processes_gives_the_same_result(core):
 def test_what_the_batch_cannot_play_is_a_clear_error(core):
     twin = native.catalogue(load_catalogue(("base",)))
     play = core.play_games
-    with pytest.raises(ValueError, match="^the native core has no bot 'ismcts'; its bots: greedy, random$"):
-        play(twin, "yucata", 2, 1, ["random", "ismcts"], [0])
+    with pytest.raises(ValueError, match="^the native core has no bot 'mcts'; its bots: greedy, ismcts, random$"):
+        play(twin, "yucata", 2, 1, ["random", "mcts"], [0])
+    with pytest.raises(ValueError, match="^give ismcts a budget: think > 0 seconds and/or iterations >= 1$"):
+        play(twin, "yucata", 2, 1, ["random", "ismcts:think=0"], [0])
     with pytest.raises(ValueError, match="^greedy depth must be 1, 2 or 3, not 7$"):
         play(twin, "yucata", 2, 1, ["random", "greedy:depth=7"], [0])
     with pytest.raises(ValueError, match="^1 bots named for 2 seats: name one per seat$"):

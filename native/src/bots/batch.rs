@@ -294,8 +294,8 @@ mod tests {
         };
         assert_eq!(arena(2, &["random"], 100).as_deref(), Some("1 bots named for 2 seats: name one per seat"));
         assert_eq!(
-            arena(2, &["random", "ismcts"], 100).as_deref(),
-            Some("the native core has no bot 'ismcts'; its bots: greedy, random")
+            arena(2, &["random", "mcts"], 100).as_deref(),
+            Some("the native core has no bot 'mcts'; its bots: greedy, ismcts, random")
         );
         assert_eq!(arena(5, &["random"; 5], 100).as_deref(), Some("players must be 2 to 4, not 5"));
         assert_eq!(arena(2, &["random"; 2], 0).as_deref(), Some("max_rounds must be at least 1"));

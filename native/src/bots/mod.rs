@@ -9,6 +9,7 @@
 
 pub mod batch;
 pub mod greedy;
+pub mod ismcts;
 pub mod random;
 pub mod value_model;
 
@@ -17,6 +18,7 @@ use crate::rng::Seed;
 use crate::state::State;
 
 pub use greedy::Greedy;
+pub use ismcts::Ismcts;
 pub use random::RandomBot;
 
 /// A read-only view of a game from one seat (Python's `SeatView`).
@@ -56,10 +58,31 @@ pub trait Bot: Send {
     /// The index, in `view.legal_actions()`, of the action the bot plays; `Err` (Python's
     /// `ValueError` message) when the seat has nothing to do.
     fn act(&mut self, view: &SeatView<'_>) -> Result<usize, String>;
+
+    /// The statistics of the last decision of a search bot (none for the others, and
+    /// none after a forced move).
+    fn last(&self) -> Option<&SearchStats> {
+        None
+    }
 }
 
+/// What a search bot's last decision took (Python's `ISMCTS.last`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// Iterations run.
+    pub iterations: u64,
+    /// Seconds the decision took.
+    pub seconds: f64,
+    /// The root's children: (action in notation, visits, mean reward), in the order the
+    /// search added them.
+    pub root: Vec<(String, u64, f64)>,
+}
+
+/// Python's message for a spec naming `seed`, which the arena passes itself.
+pub(crate) const SEED_TWICE: &str = "mysticvale.bots.make_bot() got multiple values for keyword argument 'seed'";
+
 /// The names of the bots the native core has, sorted.
-pub const NATIVE_BOTS: [&str; 2] = [Greedy::NAME, RandomBot::NAME];
+pub const NATIVE_BOTS: [&str; 3] = [Greedy::NAME, Ismcts::NAME, RandomBot::NAME];
 
 /// A bot by its arena spec with its seed (Python's `parse_bot` then `make_bot(name, seed,
 /// **options)`): a name, then options after colons (`greedy:depth=1:spirit_vp=1.6`).
@@ -79,6 +102,7 @@ pub fn make_bot(spec: &str, seed: Seed) -> Result<Box<dyn Bot>, String> {
             crate::errors::py_repr(opts.first().and_then(|o| o.split('=').next()).unwrap_or("").trim())
         )),
         Greedy::NAME => Ok(Box::new(Greedy::new(seed, greedy::Options::parse(opts, spec)?))),
+        Ismcts::NAME => Ok(Box::new(Ismcts::new(seed, ismcts::Options::parse(opts, spec)?))),
         _ => Err(format!(
             "the native core has no bot {}; its bots: {}",
             crate::errors::py_repr(name),
@@ -92,11 +116,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn make_bot_knows_random_and_greedy_and_names_its_bots_otherwise() {
+    fn make_bot_knows_its_bots_and_names_them_otherwise() {
         assert_eq!(make_bot("random", Seed::from(3)).map(|b| b.name()), Ok("random"));
         assert_eq!(make_bot("greedy:depth=1", Seed::from(3)).map(|b| b.name()), Ok("greedy"));
-        let err = make_bot("ismcts", Seed::from(3)).err();
-        assert_eq!(err.as_deref(), Some("the native core has no bot 'ismcts'; its bots: greedy, random"));
+        assert_eq!(make_bot("ismcts:iterations=40", Seed::from(3)).map(|b| b.name()), Ok("ismcts"));
+        let err = make_bot("mcts", Seed::from(3)).err();
+        assert_eq!(err.as_deref(), Some("the native core has no bot 'mcts'; its bots: greedy, ismcts, random"));
+        let err = make_bot("ismcts:think=0", Seed::from(3)).err();
+        assert_eq!(err.as_deref(), Some("give ismcts a budget: think > 0 seconds and/or iterations >= 1"));
         let err = make_bot("greedy:depth=5", Seed::from(3)).err();
         assert_eq!(err.as_deref(), Some("greedy depth must be 1, 2 or 3, not 5"));
     }

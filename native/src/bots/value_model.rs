@@ -45,7 +45,17 @@ type Terms = (f64, i64, i64, i64, i64, f64, f64);
 impl ValueModel {
     /// The model with the fitted weights over a greedy evaluator of these options and seed.
     pub fn new(seed: Seed, o: Options) -> ValueModel {
-        ValueModel { ev: Greedy::new(seed, o), weights: WEIGHTS, mv: MOVE, scale: SCALE }
+        ValueModel::over(Greedy::new(seed, o))
+    }
+
+    /// The model with the fitted weights over this evaluator (Python's `ValueModel(ev)`).
+    pub(crate) fn over(ev: Greedy) -> ValueModel {
+        ValueModel { ev, weights: WEIGHTS, mv: MOVE, scale: SCALE }
+    }
+
+    /// The greedy evaluator the model reads its ingredients from.
+    pub(crate) fn evaluator(&mut self) -> &mut Greedy {
+        &mut self.ev
     }
 
     /// The evaluator notes the advancements in the commons (as its `choose` does).

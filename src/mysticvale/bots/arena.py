@@ -18,7 +18,7 @@ colon: ``ismcts:iterations=200:think=0``.  When the same bot plays two seats, it
 are labelled ``greedy#1``, ``greedy#2`` so their results stay apart.
 
 With ``engine="native"`` the native core plays the games; when it has every bot named
-(``native_batch.plays``: ``random`` and ``greedy`` with its options), the bots are its own too and each game is played
+(``native_batch.plays``: ``random``, and ``greedy`` and ``ismcts`` with their options), the bots are its own too and each game is played
 in Rust from start to end (``native_batch.play_games``), giving the same record.
 
 Each process that plays games first settles its memory (:func:`mysticvale.runtime.settle`:
@@ -91,7 +91,7 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
     ``engine``); the record is the same with either.  With ``native``, when the native
     core has every bot (``native_batch.plays``), the whole game is played in Rust, bots
     included; otherwise the Python bots play the native game."""
-    if engine == "native" and native_batch.plays(specs):
+    if engine == "native" and native_batch.plays(specs, think):
         return native_batch.play_games(specs, seed, [i], players, sets, ruleset, max_rounds)[0]
     labels = labels_for(specs)
     gseed = game_seed(seed, i)

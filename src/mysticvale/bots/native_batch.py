@@ -1,10 +1,13 @@
 """The native core's bots playing whole games (``native/src/bots/``): the arena's fast path.
 
 ``play_games`` is the twin of :func:`mysticvale.bots.arena.play_game` for bots the native
-core has (``random``, and ``greedy`` with any of its options, e.g. ``greedy:depth=1:spirit_vp=1.6``):
+core has (``random``, and ``greedy`` and ``ismcts`` with any of their options, e.g.
+``greedy:depth=1:spirit_vp=1.6``, ``ismcts:think=0:iterations=40``):
 the same seeds, seat rotation, ``max_rounds`` rule and records,
 with every decision made in Rust, without returning to Python.  ``bot_seconds`` is measured
-there, so it is the only part of a record that differs from the Python arena's.
+there, so it is the only part of a record that differs from the Python arena's (an ``ismcts``
+with a think time searches as long as the machine lets it in that time, so its games are the
+Python arena's only under an iteration budget alone).
 """
 
 from __future__ import annotations
@@ -14,17 +17,22 @@ from typing import Any, Iterable
 from ..engine import native
 
 #: The bots the native core has (``native/src/bots/mod.rs`` ``NATIVE_BOTS``).
-NATIVE_BOTS = ("greedy", "random")
+NATIVE_BOTS = ("greedy", "ismcts", "random")
 #: The native bots that take options (the others are named plainly).
-_WITH_OPTIONS = ("greedy",)
+_WITH_OPTIONS = ("greedy", "ismcts")
 
 
-def plays(specs: Iterable[str]) -> bool:
-    """True when the native core has every bot named: ``random`` (no options) and
-    ``greedy`` with any options (the core checks them with the Python bot's messages)."""
+def plays(specs: Iterable[str], think: float | None = None) -> bool:
+    """True when the native core has every bot named: ``random`` (no options), ``greedy``
+    and ``ismcts`` with any options (the core checks them with the Python bot's messages).
+    ``think``: the arena's think time for an ``ismcts`` that names none; the batch does not
+    take it, so such a spec is then for the Python bots."""
     for s in specs:
         name, _, opts = s.partition(":")
         if name not in NATIVE_BOTS or (opts and name not in _WITH_OPTIONS):
+            return False
+        if think is not None and name == "ismcts" and "think" not in [
+                p.split("=", 1)[0].strip() for p in opts.split(":")]:
             return False
     return True
 

@@ -105,14 +105,14 @@ impl Default for Options {
 /// An option's value as the arena reads it (Python's `_number`: an int, else a float,
 /// else the text).
 #[derive(Clone, Debug, PartialEq)]
-enum Value {
+pub(crate) enum Value {
     Int(i64),
     Float(f64),
     Text(String),
 }
 
 impl Value {
-    fn read(v: &str) -> Value {
+    pub(crate) fn read(v: &str) -> Value {
         if let Ok(i) = v.parse::<i64>() {
             return Value::Int(i);
         }
@@ -123,7 +123,7 @@ impl Value {
     }
 
     /// Python's `repr` of it.
-    fn repr(&self) -> String {
+    pub(crate) fn repr(&self) -> String {
         match self {
             Value::Int(i) => i.to_string(),
             Value::Float(f) => py_float(*f),
@@ -132,7 +132,7 @@ impl Value {
     }
 
     /// Python's `float(v)`.
-    fn float(&self) -> Result<f64, String> {
+    pub(crate) fn float(&self) -> Result<f64, String> {
         match self {
             Value::Int(i) => Ok(*i as f64),
             Value::Float(f) => Ok(*f),
@@ -175,7 +175,7 @@ impl Options {
                 "spirit_vp" => o.spirit_vp = v.float()?,
                 "decay_vp" => o.decay_vp = v.float()?,
                 "play_rate" => o.play_rate = v.float()?,
-                "seed" => return Err("make_bot() got multiple values for keyword argument 'seed'".into()),
+                "seed" => return Err(crate::bots::SEED_TWICE.into()),
                 other => {
                     return Err(format!(
                         "Greedy.__init__() got an unexpected keyword argument {}",
@@ -242,7 +242,7 @@ impl Greedy {
 
     /// The bot's action for this state, as an index of `legal` (Python's `choose`; `legal`
     /// has two actions or more).
-    fn choose(&mut self, st: &State, seat: u8, legal: &[Notation]) -> usize {
+    pub(crate) fn choose(&mut self, st: &State, seat: u8, legal: &[Notation]) -> usize {
         self.remember(st);
         if let Some(pd) = st.pending.last() {
             if pd.player == seat {
@@ -269,6 +269,18 @@ impl Greedy {
             return self.harvest(st, seat, legal);
         }
         self.lookahead(st, seat, legal, &all(legal))
+    }
+
+    /// The rules alone, never the determinized lookahead (Python's `_in_lookahead = True`
+    /// set from outside: the ISMCTS bot's rollout policy).
+    pub(crate) fn rules_only(&mut self) {
+        self.in_lookahead = true;
+    }
+
+    /// Trade the advancement copies seen with `other`'s: a search bot keeps one store that
+    /// its greedy helpers lend each other (Python's `evaluator._copies = rollout._copies`).
+    pub(crate) fn swap_seen(&mut self, other: &mut Greedy) {
+        std::mem::swap(&mut self.seen, &mut other.seen);
     }
 
     /// Make the caches those of `st`'s catalogue (for the value model's calls).

@@ -152,7 +152,7 @@ impl Greedy {
 
     /// `position_value`: a seat's position in VP, less (when `relative`) the strongest
     /// opponent's.
-    pub(super) fn position_value(&mut self, st: &State, seat: u8, relative: bool) -> f64 {
+    pub(crate) fn position_value(&mut self, st: &State, seat: u8, relative: bool) -> f64 {
         let rounds = rounds_left(st);
         let me = &st.players[usize::from(seat)];
         let mut v = (me.vp_tokens - me.curse_tokens) as f64;
