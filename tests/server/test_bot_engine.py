@@ -113,3 +113,24 @@ def test_the_server_says_what_its_bots_think_with(built, tmp_path):
         assert c.get("/api/bots").json()["engine"] == "python"
     with TestClient(create_app(f"sqlite:///{tmp_path / 'b.db'}")) as c:
         assert c.get("/api/bots").json()["engine"] == "native"
+
+
+def test_a_searching_bot_thinks_with_the_native_core_for_its_time(built, monkeypatch):
+    from mysticvale.bots import native_bot
+
+    made = []
+
+    class Spy(native_bot.NativeBot):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(native_bot, "NativeBot", Spy)
+    save, seat, legal = next(p for p in _positions() if len(p[2]) > 1)
+    assert think_in_process(save, seat, "ismcts:0.2", 5, None, "native") in legal
+    assert [b.name for b in made] == ["ismcts"]
+    searched = made[0]._core.last()
+    assert searched["iterations"] >= 1 and searched["seconds"] >= 0.2 * 0.9
+    # a stored longer thinking time is cut to the server's limit, as for the Python bot
+    assert think_in_process(save, seat, "ismcts:30", 5, 0.1, "native") in legal
+    assert made[-1]._core.last()["seconds"] < 5

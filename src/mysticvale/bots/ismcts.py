@@ -86,6 +86,9 @@ class ISMCTS:
             raise ValueError(f"horizon must be at least 1 turn, not {horizon!r}")
         self.rng = Rng(seed)
         self.think = float(think)
+        if not math.isfinite(self.think):
+            # (nan passes ``think < 0``; either would search for ever)
+            raise ValueError(f"think must be a finite number of seconds, not {think!r}")
         self.iterations = int(iterations) if iterations else None
         self.horizon = int(horizon)
         self.c = float(c)

@@ -130,7 +130,12 @@ impl Options {
         if less(&horizon, 1)? {
             return Err(format!("horizon must be at least 1 turn, not {}", horizon.repr()));
         }
-        let think = think.float()?;
+        let think_given = think;
+        let think = think_given.float()?;
+        if !think.is_finite() {
+            // (nan passes `think < 0`; either would search for ever)
+            return Err(format!("think must be a finite number of seconds, not {}", think_given.repr()));
+        }
         let iterations = match &iterations {
             Some(it) => Some(u64::try_from(int(it)?).unwrap_or(u64::MAX)),
             None => None,
