@@ -145,10 +145,12 @@ def test_the_arena_plays_native_bots_in_the_batch_and_the_others_in_python(core,
     native = run_matches(search, games=1, seed=6, engine="native")
     assert calls == [[0]] and native["per_game"] == run_matches(search, games=1, seed=6)["per_game"]
     calls.clear()
-    # The arena's think time for an ismcts naming none: the Python bots on the native game.
+    # The arena's think time reaches an ismcts naming none in the batch too (here far longer
+    # than its 2 iterations take, so the games are the same), and the records name it as given.
     timed = ["random", "ismcts:iterations=2:horizon=1"]
-    mixed = run_matches(timed, games=1, seed=6, engine="native", think=0.01)
-    assert calls == [] and mixed["per_game"] == run_matches(timed, games=1, seed=6, think=0.01)["per_game"]
+    batch = run_matches(timed, games=1, seed=6, engine="native", think=60)
+    assert calls == [[0]] and batch["per_game"] == run_matches(timed, games=1, seed=6, think=60)["per_game"]
+    assert batch["per_game"][0]["seats"] and "ismcts:iterations=2:horizon=1" in batch["per_game"][0]["seats"]
     assert not native_batch.plays(["random", "random:think=1"]) and not native_batch.plays([" random"])
     assert native_batch.plays(["greedy:depth=1:spirit_vp=1.6", "random", "greedy"])
 

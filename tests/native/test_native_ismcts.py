@@ -179,6 +179,8 @@ def test_the_batch_plays_ismcts_giving_the_python_arenas_records(core):
         want = play_game(specs, 4, i, 2, ("base",), "yucata", max_rounds=10)
         assert {k: v for k, v in rec.items() if k != "bot_seconds"} == {
             k: v for k, v in want.items() if k != "bot_seconds"}
-    # The arena's think time reaches a native ismcts without its own (the Python bots then).
-    assert not native_batch.plays(["ismcts:iterations=3", "random"], think=0.1)
-    assert native_batch.plays(["ismcts:iterations=3:think=0", "random"], think=0.1)
+    # The arena's think time is written into an ismcts without its own, as the Python arena gives it.
+    assert native_batch.with_think(["ismcts:iterations=3", "random", "ismcts:think=0", "ismcts"], 0.1) == [
+        "ismcts:iterations=3:think=0.1", "random", "ismcts:think=0", "ismcts:think=0.1"]
+    assert native_batch.plays(["ismcts:iterations=3", "random"], think=0.1)
+    assert not native_batch.plays(["ismcts:iterations=3", "random:think=1"], think=0.1)

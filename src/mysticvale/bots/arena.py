@@ -92,7 +92,7 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
     core has every bot (``native_batch.plays``), the whole game is played in Rust, bots
     included; otherwise the Python bots play the native game."""
     if engine == "native" and native_batch.plays(specs, think):
-        return native_batch.play_games(specs, seed, [i], players, sets, ruleset, max_rounds)[0]
+        return native_batch.play_games(specs, seed, [i], players, sets, ruleset, max_rounds, think=think)[0]
     labels = labels_for(specs)
     gseed = game_seed(seed, i)
     game = new_game(players=players, seed=gseed, sets=sets, ruleset=ruleset, engine=engine)

@@ -22,31 +22,55 @@ NATIVE_BOTS = ("greedy", "ismcts", "random")
 _WITH_OPTIONS = ("greedy", "ismcts")
 
 
+def _names_think(opts: str) -> bool:
+    return "think" in [p.split("=", 1)[0].strip() for p in opts.split(":")]
+
+
+def with_think(specs: Iterable[str], think: float | None) -> list[str]:
+    """``specs`` with the arena's think time written into each ``ismcts`` that names none, as
+    the Python arena gives it (``ismcts`` -> ``ismcts:think=0.5``)."""
+    out = []
+    for s in specs:
+        name, _, opts = s.partition(":")
+        if think is not None and name.strip() == "ismcts" and not _names_think(opts):
+            s = f"{s}:think={think!r}"
+        out.append(s)
+    return out
+
+
 def plays(specs: Iterable[str], think: float | None = None) -> bool:
     """True when the native core has every bot named: ``random`` (no options), ``greedy``
     and ``ismcts`` with any options (the core checks them with the Python bot's messages).
-    ``think``: the arena's think time for an ``ismcts`` that names none; the batch does not
-    take it, so such a spec is then for the Python bots."""
-    for s in specs:
+    ``think``: the arena's think time for an ``ismcts`` that names none."""
+    for s in with_think(specs, think):
         name, _, opts = s.partition(":")
         if name not in NATIVE_BOTS or (opts and name not in _WITH_OPTIONS):
-            return False
-        if think is not None and name == "ismcts" and "think" not in [
-                p.split("=", 1)[0].strip() for p in opts.split(":")]:
             return False
     return True
 
 
 def play_games(specs: list[str], seed: int, indices: Iterable[int], players: int, sets: tuple[str, ...],
-               ruleset: str, max_rounds: int, *, history: bool = False) -> list[dict[str, Any]]:
+               ruleset: str, max_rounds: int, *, history: bool = False,
+               think: float | None = None) -> list[dict[str, Any]]:
     """The records of games ``indices`` of an arena run with ``seed`` (``play_game``'s, in
     the order asked), played by the native core with the GIL released; ``history=True``
-    adds each game's actions.  RuntimeError saying why when the core is not built."""
+    adds each game's actions; ``think``: the arena's think time for an ``ismcts`` that names
+    none (the records still name the bots as given).  RuntimeError saying why when the core
+    is not built."""
     from ..cards.catalogue import load_catalogue
+    from .arena import labels_for
 
     twin = native.catalogue(load_catalogue(tuple(sets)))
-    return native.module().play_games(twin, ruleset, players, seed, list(specs),
-                                      list(indices), max_rounds, history)
+    played = with_think(specs, think)
+    records = native.module().play_games(twin, ruleset, players, seed, played,
+                                         list(indices), max_rounds, history)
+    if played != list(specs):
+        # labels are positional: the k-th spec's label as played is the k-th as given
+        named = dict(zip(labels_for(played), labels_for(list(specs))))
+        for r in records:
+            r["seats"] = [named[x] for x in r["seats"]]
+            r["winners"] = [named[x] for x in r["winners"]]
+    return records
 
 
-__all__ = ["NATIVE_BOTS", "plays", "play_games"]
+__all__ = ["NATIVE_BOTS", "plays", "play_games", "with_think"]
