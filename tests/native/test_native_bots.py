@@ -255,3 +255,18 @@ def test_the_arena_plays_greedy_in_the_batch(core, batch_calls):
     native = run_matches(bots, engine="native", **options)
     assert calls == [[0], [1]]
     assert {k: v for k, v in native.items() if k != "timing"} == {k: v for k, v in python.items() if k != "timing"}
+
+
+def test_every_native_bot_asked_out_of_turn_says_so_as_the_python_bots_do(core):
+    from mysticvale import new_game
+    from mysticvale.bots import SeatView, make_bot
+
+    g = new_game(seed=3, engine="native")
+    idle = 1 - g.current_player
+    for spec, name in (("random", "random"), ("greedy", "greedy"), ("ismcts:iterations=3:think=0", "ismcts")):
+        with pytest.raises(ValueError) as py_err:
+            make_bot(name, seed=1, **({"iterations": 3, "think": 0} if name == "ismcts" else {})).act(
+                SeatView(new_game(seed=3), idle))
+        with pytest.raises(ValueError) as rs_err:
+            core.NativeBot(spec, 1).act(g._st, idle)
+        assert str(rs_err.value) == str(py_err.value) == "the bot was asked to act when its seat has nothing to do"

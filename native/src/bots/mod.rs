@@ -44,6 +44,15 @@ impl<'a> SeatView<'a> {
         }
     }
 
+    /// The legal actions of a seat that must decide now; `Err` with Python's bots' message
+    /// when it has nothing to do.
+    pub fn decision(&self) -> Result<&'a [Notation], String> {
+        match self.legal_actions() {
+            [] => Err("the bot was asked to act when its seat has nothing to do".to_owned()),
+            legal => Ok(legal),
+        }
+    }
+
     /// The number of players.
     pub fn players(&self) -> usize {
         self.state.players.len()

@@ -34,10 +34,7 @@ impl Bot for RandomBot {
     }
 
     fn act(&mut self, view: &SeatView<'_>) -> Result<usize, String> {
-        let n = view.legal_actions().len();
-        if n == 0 {
-            return Err("the bot was asked to act when its seat has nothing to do".to_owned());
-        }
+        let n = view.decision()?.len();
         Ok(self.choose(n))
     }
 }

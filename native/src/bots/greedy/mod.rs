@@ -315,10 +315,7 @@ impl Bot for Greedy {
     }
 
     fn act(&mut self, view: &SeatView<'_>) -> Result<usize, String> {
-        let legal = view.legal_actions();
-        if legal.is_empty() {
-            return Err("the bot was asked to act when its seat has nothing to do".to_owned());
-        }
+        let legal = view.decision()?;
         if legal.len() == 1 {
             return Ok(0);
         }
