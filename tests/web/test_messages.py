@@ -19,7 +19,7 @@ GERMAN = json.loads((STATIC / "messages" / "de.json").read_text())
 #: Words that are the same in German: names as printed (sets, cards, bots) and words German uses as
 #: they are.  A German text may equal the English one only when nothing but these (and
 #: placeholders, numbers, signs) is left.
-SAME_IN_GERMAN = ("Fertile Soil", "Vale of Magic", "Twilight Garden", "Greedy", "Random", "ISMCTS", "Soil", "Mana",
+SAME_IN_GERMAN = ("Fertile Soil", "Vale of Magic", "Twilight Garden", "Greedy", "Random", "ISMCTS", "Wanderer", "Soil", "Mana",
                   "Lobby", "Bot", "Chat", "live", "auto", "OK")
 #: Keys whose text is the same in every language: each language's name in its own words.
 AUTONYMS = ("settings.lang.",)

@@ -14,7 +14,9 @@ limit; it guards simulations against a stalemate the rules do not end, e.g. two 
 every card slot is full and whose fields show no VP symbol, so the VP pool never empties.
 
 A bot is named as in :func:`mysticvale.bots.make_bot`, optionally with options after a
-colon: ``ismcts:iterations=200:think=0``.  When the same bot plays two seats, its entries
+colon: ``ismcts:iterations=200:think=0``, or by its level (``druid``: a fixed configuration,
+:mod:`.levels`), which the records keep as its name.  The arena's ``think`` goes to an
+``ismcts`` that names no think time of its own (``native_batch.played_spec``, in either engine).  When the same bot plays two seats, its entries
 are labelled ``greedy#1``, ``greedy#2`` so their results stay apart.
 
 With ``engine="native"`` the native core plays the games; when it has every bot named
@@ -99,9 +101,7 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
     entry = [(s + i) % players for s in range(players)]       # seat -> entry index
     bots = []
     for s in range(players):
-        name, opts = parse_bot(specs[entry[s]])
-        if think is not None and name == "ismcts" and "think" not in opts:
-            opts["think"] = think
+        name, opts = parse_bot(native_batch.played_spec(specs[entry[s]], think))
         bots.append(make_bot(name, seed=derive_seed(gseed, f"bot{s}") & _SEED_MASK, **opts))
     decisions = [0] * players
     spent = [0.0] * players
@@ -169,9 +169,7 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
         raise ValueError("max_rounds must be at least 1")
     sets = tuple(sets)
     for s in specs:        # fail early, in this process, on an unknown bot or option
-        name, opts = parse_bot(s)
-        if think is not None and name == "ismcts" and "think" not in opts:
-            opts["think"] = think
+        name, opts = parse_bot(native_batch.played_spec(s, think))
         make_bot(name, seed=0, **opts)
     new_game(players=players, seed=seed, sets=sets, ruleset=ruleset, engine=engine)  # validates the options
 

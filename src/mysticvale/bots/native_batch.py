@@ -2,7 +2,8 @@
 
 ``play_games`` is the twin of :func:`mysticvale.bots.arena.play_game` for bots the native
 core has (``random``, and ``greedy`` and ``ismcts`` with any of their options, e.g.
-``greedy:depth=1:spirit_vp=1.6``, ``ismcts:think=0:iterations=40``):
+``greedy:depth=1:spirit_vp=1.6``, ``ismcts:think=0:iterations=40``, and the levels, each
+one of those):
 the same seeds, seat rotation, ``max_rounds`` rule and records,
 with every decision made in Rust, without returning to Python.  ``bot_seconds`` is measured
 there, so it is the only part of a record that differs from the Python arena's (an ``ismcts``
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..engine import native
+from .levels import expand_spec
 
 #: The bots the native core has (``native/src/bots/mod.rs`` ``NATIVE_BOTS``).
 NATIVE_BOTS = ("greedy", "ismcts", "random")
@@ -26,21 +28,27 @@ def _names_think(opts: str) -> bool:
     return "think" in [p.split("=", 1)[0].strip() for p in opts.split(":")]
 
 
+def played_spec(spec: str, think: float | None) -> str:
+    """The bot ``spec`` as the arena plays it, in either engine: a level's name replaced by its
+    bot's spec (:func:`.levels.expand_spec`), and the arena's think time written into an
+    ``ismcts`` that names none (``ismcts`` -> ``ismcts:think=0.5``).  ValueError for options
+    given to a level."""
+    spec = expand_spec(spec)
+    name, _, opts = spec.partition(":")
+    if think is not None and name.strip() == "ismcts" and not _names_think(opts):
+        spec = f"{spec}:think={think!r}"
+    return spec
+
+
 def with_think(specs: Iterable[str], think: float | None) -> list[str]:
-    """``specs`` with the arena's think time written into each ``ismcts`` that names none, as
-    the Python arena gives it (``ismcts`` -> ``ismcts:think=0.5``)."""
-    out = []
-    for s in specs:
-        name, _, opts = s.partition(":")
-        if think is not None and name.strip() == "ismcts" and not _names_think(opts):
-            s = f"{s}:think={think!r}"
-        out.append(s)
-    return out
+    """:func:`played_spec` of each of ``specs``."""
+    return [played_spec(s, think) for s in specs]
 
 
 def plays(specs: Iterable[str], think: float | None = None) -> bool:
     """True when the native core has every bot named: ``random`` (no options), ``greedy``
-    and ``ismcts`` with any options (the core checks them with the Python bot's messages).
+    and ``ismcts`` with any options (the core checks them with the Python bot's messages),
+    and the levels (each one of those).
     ``think``: the arena's think time for an ``ismcts`` that names none."""
     for s in with_think(specs, think):
         name, _, opts = s.partition(":")
@@ -73,4 +81,4 @@ def play_games(specs: list[str], seed: int, indices: Iterable[int], players: int
     return records
 
 
-__all__ = ["NATIVE_BOTS", "plays", "play_games", "with_think"]
+__all__ = ["NATIVE_BOTS", "played_spec", "plays", "play_games", "with_think"]
