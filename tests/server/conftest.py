@@ -150,6 +150,33 @@ def _fresh_pg_database(base: str) -> str:
 
 
 @pytest.fixture
+def built():
+    """The native core is built (under CI or with cargo here it must be: a stale build fails)."""
+    from mysticvale.engine import native
+
+    if not native.available():
+        if in_ci() or shutil.which("cargo"):
+            pytest.fail(f"the native core must be built here: {native.unavailable_reason()}")
+        pytest.skip(native.unavailable_reason() or "no native core")
+
+
+@pytest.fixture
+def native_bots_made(built, monkeypatch) -> list:
+    """Every native bot made while the test runs, in order (its ``_core.last()`` says how it searched)."""
+    from mysticvale.bots import native_bot
+
+    made: list = []
+
+    class Spy(native_bot.NativeBot):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(native_bot, "NativeBot", Spy)
+    return made
+
+
+@pytest.fixture
 def sqlite_url(tmp_path):
     return f"sqlite:///{tmp_path / 'games.db'}"
 

@@ -8,9 +8,7 @@ message before the server starts."""
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 
 import pytest
 from fastapi.testclient import TestClient
@@ -22,15 +20,6 @@ from mysticvale.engine import native
 from mysticvale.server import create_app
 from mysticvale.server import bot_engine
 from mysticvale.server.sessions import BadInput, think_in_process
-
-
-@pytest.fixture
-def built():
-    """The native core is built (under CI or with cargo here it must be: a stale build fails)."""
-    if not native.available():
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes") or shutil.which("cargo"):
-            pytest.fail(f"the native core must be built here: {native.unavailable_reason()}")
-        pytest.skip(native.unavailable_reason() or "no native core")
 
 
 def _positions(n: int = 6):
@@ -115,17 +104,8 @@ def test_the_server_says_what_its_bots_think_with(built, tmp_path):
         assert c.get("/api/bots").json()["engine"] == "native"
 
 
-def test_a_searching_bot_thinks_with_the_native_core_for_its_time(built, monkeypatch):
-    from mysticvale.bots import native_bot
-
-    made = []
-
-    class Spy(native_bot.NativeBot):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            made.append(self)
-
-    monkeypatch.setattr(native_bot, "NativeBot", Spy)
+def test_a_searching_bot_thinks_with_the_native_core_for_its_time(native_bots_made):
+    made = native_bots_made
     save, seat, legal = next(p for p in _positions() if len(p[2]) > 1)
     assert think_in_process(save, seat, "ismcts:0.2", 5, None, "native") in legal
     assert [b.name for b in made] == ["ismcts"]

@@ -18,6 +18,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.websockets import WebSocketDisconnected
 
 from ..bots import bot_names
+from ..bots.levels import levels
 from ..runtime import settle, tune_for_serving
 from .bot_engine import resolve as resolve_bot_engine
 from .cluster import LocalCoordinator, PgCoordinator, hold_sqlite
@@ -230,12 +231,16 @@ def create_app(database_url: str, *, allow_seed: bool = False, static_dir: Path 
         status, body = outage.health(manager_of(request).storage.engine)
         return JSONResponse(body, status_code=status)
 
-    @app.get("/api/bots", summary="Bot names", tags=["server"])
+    @app.get("/api/bots", summary="Bot names and levels", tags=["server"])
     def bots(request: Request) -> dict:
-        """The bot names `POST /api/games` accepts (a thinking time may follow: `ismcts:0.5`), the
-        longest thinking time this server allows, and the engine its searching bots think with
-        (`native` or `python`: in the same time the native core searches further)."""
-        return {"bots": bot_names(), "max_think": limits.max_think, "engine": manager_of(request).bot_engine}
+        """The bot names `POST /api/games` accepts (the levels first; a thinking time may follow
+        `ismcts`: `ismcts:0.5`); the levels a player chooses by strength, from the gentlest to the
+        strongest, each with its `label` and one-line `description` in English and German, its
+        measured `rating` and the `bot` configuration it plays; the longest thinking time this
+        server allows; and the engine its searching bots think with (`native` or `python`: in the
+        same time the native core searches further)."""
+        return {"bots": bot_names(), "levels": [lv.as_dict() for lv in levels()],
+                "max_think": limits.max_think, "engine": manager_of(request).bot_engine}
 
     async def house_body_bound(request: Request) -> None:
         """A new game's body may be up to HOUSE_BODY bytes (the route's bound) only when it carries

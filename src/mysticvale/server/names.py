@@ -21,7 +21,10 @@ from .trust import Untrusted, check_characters, has_visible, name_key
 NAME_MAX = 24
 MESSAGES = Path(__file__).resolve().parent.parent / "web" / "static" / "messages"
 #: The message keys whose texts stand for a seat or a bot at the table (see seats.js, welcome.js).
-LABELS = ("player.name", "seats.bot", "seats.bot_numbered", "player.bot", "lobby.chip_bot", "top.bot_turn")
+LABELS = ("player.name", "seats.bot", "seats.bot_numbered", "player.bot", "top.bot_turn")
+#: The keys whose texts name a bot level ("Druid", "Druid 2", "Druid (bot)"): only a level's own
+#: name goes into them, so "Greedy 1" stays a person's name (the table says "Greedy bot 1").
+LEVEL_LABELS = ("seats.bot_level", "seats.bot_level_numbered", "lobby.chip_level")
 
 
 class NameRefused(BadInput):
@@ -67,21 +70,24 @@ def clean_name(raw: Any) -> str:
 def reserved_keys() -> frozenset[str]:
     """The name keys of every label the table shows instead of a name, in every language."""
     from ..bots import bot_names
+    from ..bots.levels import LEVELS
 
     kinds = set(bot_names())
+    level_kinds = set(LEVELS)
     texts = []
     for path in sorted(MESSAGES.glob("*.json")):
         messages = json.loads(path.read_text("utf-8"))
         kinds |= {v for k, v in messages.items() if k.startswith("seats.bot_kind.")}
+        level_kinds |= {messages[f"seats.bot_kind.{lv}"] for lv in LEVELS if f"seats.bot_kind.{lv}" in messages}
         texts.append(messages)
     out = set()
     for messages in texts:
-        for key in LABELS:
+        for key in LABELS + LEVEL_LABELS:
             pattern = messages.get(key)
             if not pattern:
                 continue
             for n in range(1, 5):
-                for kind in kinds | {""}:
+                for kind in (level_kinds if key in LEVEL_LABELS else kinds) | {""}:
                     label = pattern.replace("{n}", str(n)).replace("{k}", str(n)).replace("{bot}", kind)
                     label = label.replace("{name}", kind or "bot")
                     out.add(name_key(label))

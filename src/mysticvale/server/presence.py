@@ -90,10 +90,10 @@ class Presence:
         them over (the search would be parked at once) until somebody attends the game again."""
         if not game_ids:
             return set()
-        from .sessions import SEARCH_BOTS
+        from .sessions import search_bot_names
         from .storage import games, seats
 
-        searching = or_(*[(seats.c.bot == name) | seats.c.bot.like(name + ":%") for name in SEARCH_BOTS])
+        searching = or_(*[(seats.c.bot == name) | seats.c.bot.like(name + ":%") for name in search_bot_names()])
         people = select(seats.c.game_id).where(seats.c.token_digest.is_not(None))
         with self.engine.connect() as conn:
             now = float(conn.execute(select(func.extract("epoch", func.now()))).scalar())

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ..bots import SeatView, bot_names, make_bot
+from ..bots.levels import expand, level, levels
 from .bot_engine import resolve as resolve_bot_engine, think as bot_engine_think
 from ..engine.actions import Action
 from ..engine.game import Game, new_game
@@ -143,6 +144,9 @@ def parse_bot_spec(spec: str, max_think: float = DEFAULT_MAX_THINK) -> tuple[str
     if name not in names:
         raise BadInput(f"unknown bot {name!r}; bots: {', '.join(names)}")
     opts: dict[str, Any] = {}
+    if sep and level(name) is not None:
+        raise BadInput(f"bot {spec!r}: the level {name!r} has its own strength; a thinking time after ':' "
+                       f"is only for {', '.join(SEARCH_BOTS)}")
     if sep:
         # Plain decimal numbers only: float() would also take "nan", "inf", "1e400" and "１".
         if not (think.isascii() and think.replace(".", "", 1).isdigit()):
@@ -155,9 +159,14 @@ def parse_bot_spec(spec: str, max_think: float = DEFAULT_MAX_THINK) -> tuple[str
     return name, opts
 
 
+def search_bot_names() -> tuple[str, ...]:
+    """The bot names that search: :data:`SEARCH_BOTS` and the levels that are one of them."""
+    return SEARCH_BOTS + tuple(lv.name for lv in levels() if lv.bot in SEARCH_BOTS)
+
+
 def is_search_bot(spec: str) -> bool:
     """Whether the bot ``spec`` searches (and so thinks in a worker process)."""
-    return spec.partition(":")[0].strip() in SEARCH_BOTS
+    return spec.partition(":")[0].strip() in search_bot_names()
 
 
 def build_bot(spec: str, seed: int, max_think: float | None = None):
@@ -176,8 +185,10 @@ def build_bot(spec: str, seed: int, max_think: float | None = None):
 
 
 def bot_options(spec: str, max_think: float | None = None) -> tuple[str, dict[str, Any]]:
-    """(name, options) of a stored bot ``spec``, a longer thinking time cut to ``max_think``."""
+    """(name, options) of the bot a stored ``spec`` plays as (a level's bot and its options),
+    a longer thinking time cut to ``max_think``."""
     name, opts = parse_bot_spec(spec, float("inf"))
+    name, opts = expand(name, opts)
     if max_think is not None and "think" in opts:
         opts["think"] = min(opts["think"], max_think)
     return name, opts
