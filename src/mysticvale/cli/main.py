@@ -26,6 +26,7 @@ _COMMANDS = (
     ("cards", "cards"),
     ("simulate", "simulate"),
     ("play", "play"),
+    ("bots", "bots"),
     ("serve", "serve"),
 )
 

@@ -34,6 +34,7 @@ from rich.text import Text
 
 from .. import bots as _bots
 from ..bots import SeatView, bot_names, make_bot
+from ..bots.levels import level
 from ..engine.actions import VERBS, Action
 from ..engine.game import Game, new_game
 from ..engine.rng import Rng, derive_seed
@@ -101,7 +102,10 @@ class SeatConfig:
 
 
 def _accepts(name: str, option: str) -> bool:
-    """Does bot ``name``'s factory take keyword ``option`` (e.g. ``think``)?"""
+    """Does bot ``name``'s factory take keyword ``option`` (e.g. ``think``)?  A level takes
+    none: it is a fixed configuration."""
+    if level(name) is not None:
+        return False
     factory = _bots.BOTS[name]
     try:
         params = inspect.signature(factory).parameters
@@ -243,7 +247,9 @@ class PlaySession:
         s = self.seats[p]
         if s.human:
             return render.player_name(p) + (" (you)" if self.human_count == 1 else "")
-        return f"{render.player_name(p)} ({s.bot})"
+        lv = level(s.bot)
+        # "Player 2 (Druid, bot)": a level by its name (issue 20); another bot by its own
+        return f"{render.player_name(p)} ({lv.label() + ', bot' if lv else s.bot})"
 
     @property
     def human_count(self) -> int:
@@ -456,8 +462,11 @@ def _split_names(text: str | None) -> list[str]:
 def command(
     players: Optional[int] = typer.Option(None, help="Number of players, 2 to 4 (default: you plus the bots, "
                                                      "or 2 for hotseat)."),
-    bots: Optional[str] = typer.Option(None, help="Bots for the other seats in order, comma-separated, "
-                                                  "e.g. greedy,ismcts. Seats left over are hotseat humans."),
+    bots: Optional[str] = typer.Option(None, help="Bots for the other seats in order, comma-separated: the "
+                                                  "levels seedling, wanderer, druid, archdruid (gentlest to "
+                                                  "strongest), or random, greedy, ismcts; e.g. druid,wanderer. "
+                                                  "'mysticvale bots' describes them. Seats left over are "
+                                                  "hotseat humans."),
     seed: Optional[int] = typer.Option(None, help="Seed of the game (default: from the clock, shown at the start)."),
     sets: Optional[str] = typer.Option(None, help="Card sets, comma-separated (default: base)."),
     ruleset: Optional[str] = typer.Option(None, help="Rule set: yucata (default), english or german."),
