@@ -45,7 +45,7 @@ def test_lobby_creates_a_game_with_invitation_links(page, server, browser):
     mine = page.get_attribute(f"{row} a.open-game", "href")
     assert f"/games/{game_id}#token=" in mine
     assert mine.split("token=")[1] != link.split("token=")[1]        # one secret per seat
-    assert "bot random" in page.inner_text(f"{row} .game-players")
+    assert "Random bot" in page.inner_text(f"{row} .game-players").splitlines()
     assert "Ida (you)" in page.inner_text(f"{row} .game-players")
     click_and_see(page, f"{row} .invite button.copy >> nth=0", f"{row} .invite button.copy", "Copied")
     status = page.inner_text(f"{row} .status")                     # whose turn it is (the first

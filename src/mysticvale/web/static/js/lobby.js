@@ -5,7 +5,7 @@
 // rules).  The identity comes first: a new browser is asked for a name (js/welcome.js).
 
 import { h, $, $$ } from "./dom.js";
-import { t, playerName, list, language } from "./i18n.js";
+import { t, has, playerName, list, language } from "./i18n.js";
 import { api } from "./api.js";
 import { banner, clearBanner } from "./banner.js";
 import {
@@ -13,6 +13,7 @@ import {
   getSettings, LobbySocket, patchTable,
 } from "./people.js";
 import { askName, seatLabel } from "./welcome.js";
+import { kindName } from "./seats.js";
 import { installProfile, closeProfile, copyButton } from "./profile.js";
 import { gamesChanged, setSound } from "./notify.js";
 import { openTablesPanel, setOpenTables, openTableChanged, openTableGone, fetchOpenTables } from "./tables.js";
@@ -32,13 +33,29 @@ let socket = null;
 let clock = null;
 let fresh = null;                  // the game just created (highlighted once)
 
-async function botNames() {
+/** The bots to offer: {levels: [{name, rating}], others: [names]}: the levels a player chooses by
+ *  strength (GET /api/bots, gentlest first, issue 20) and the bots themselves, for comparison. */
+async function botChoices() {
   try {
     const b = await api("GET", "/api/bots");
-    const names = Array.isArray(b) ? b : b && b.bots;
-    if (Array.isArray(names) && names.length) return names.map((n) => (typeof n === "string" ? n : n.name));
+    const levels = Array.isArray(b && b.levels) ? b.levels.filter((l) => l && typeof l.name === "string") : [];
+    const named = new Set(levels.map((l) => l.name));
+    const names = Array.isArray(b && b.bots) ? b.bots.filter((n) => typeof n === "string") : [];
+    if (levels.length || names.length) return { levels, others: names.filter((n) => !named.has(n)) };
   } catch { /* the server may not list bots: use the known names */ }
-  return ["greedy", "ismcts", "random"];
+  return { levels: [], others: ["greedy", "ismcts", "random"] };
+}
+
+/** The line under a seat's choice saying what its bot is: a level's name, rating and description. */
+function botAbout(kind, levels) {
+  const lv = levels.find((l) => l.name === kind);
+  if (lv) {
+    const description = has(`bots.level.${kind}`) ? t(`bots.level.${kind}`) : "";
+    return typeof lv.rating === "number"
+      ? t("lobby.level_about", { name: kindName(kind), rating: lv.rating, description })
+      : t("lobby.level_about_unrated", { name: kindName(kind), description });
+  }
+  return has(`lobby.bot_about.${kind}`) ? t(`lobby.bot_about.${kind}`) : "";
 }
 
 const absolute = (url) => (url ? new URL(url, location.origin).href : "");
@@ -81,7 +98,7 @@ export async function renderLobby({ restored = false, message = "" } = {}) {
   installProfile({ onKeyChanged: () => { if (socket) socket.restart(); }, onKeyRefused: lostKey });
   getSettings().then((st) => setSound(!!st.sound)).catch(() => { /* the sound setting stays as kept here */ });
 
-  const bots = await botNames();
+  const bots = await botChoices();
   const list_ = h("section", { id: "your-games", class: "panel games-panel" },
     h("div", { class: "panel-head" }, h("h2", {}, t("lobby.your_games")),
       h("span", { id: "lobby-live", class: "live down", title: t("lobby.live_title") }, t("lobby.connecting"))),
@@ -295,7 +312,8 @@ function editTable(g, rowEl) {
 // ------------------------------------------------------------------ creating a game
 
 function createForm(bots) {
-  const defaultBot = bots.includes("greedy") ? "greedy" : bots[0];
+  const kinds = [...bots.levels.map((l) => l.name), ...bots.others];
+  const defaultBot = kinds.includes("wanderer") ? "wanderer" : kinds.includes("greedy") ? "greedy" : kinds[0];
   const seatRows = h("div", { id: "seat-rows" });
   const playersSel = h("select", { id: "players", name: "players" },
     [2, 3, 4].map((n) => h("option", { value: n }, t("lobby.players_n", { n }))));
@@ -305,14 +323,28 @@ function createForm(bots) {
     const people = seat === 0
       ? [h("option", { value: "human" }, t("lobby.you_named", { name: (person() || {}).name || "" }))]
       : [h("option", { value: "human" }, t("lobby.invite")), h("option", { value: "open" }, t("lobby.open_seat"))];
+    // The levels first, by strength, each with its rating; then the bots themselves (issue 20).
+    const option = (b, text) => h("option", { value: b, selected: seat > 0 && b === defaultBot }, text);
+    const levelOptions = bots.levels.map((l) => option(l.name, typeof l.rating === "number"
+      ? t("lobby.level_option", { name: kindName(l.name), rating: l.rating })
+      : t("lobby.level_option_unrated", { name: kindName(l.name) })));
+    const otherOptions = bots.others.map((b) => option(b, t("lobby.bot", { bot: kindName(b) })));
     const kind = h("select", { name: `seat-${seat}`, "aria-label": t("lobby.seat_kind", { name: playerName(seat) }) },
-      people, bots.map((b) => h("option", { value: b, selected: seat > 0 && b === defaultBot }, t("lobby.bot", { bot: b }))));
+      people,
+      levelOptions.length ? h("optgroup", { label: t("lobby.levels") }, levelOptions) : null,
+      otherOptions.length ? (levelOptions.length ? h("optgroup", { label: t("lobby.other_bots") }, otherOptions) : otherOptions) : null);
     const think = h("select", { name: `think-${seat}`, "aria-label": t("lobby.strength", { name: playerName(seat) }) },
       THINK.map((v) => h("option", { value: v, selected: v === "0.5" }, t(`lobby.think.${v}`))));
-    const sync = () => { think.hidden = !kind.value.startsWith("ismcts"); };
+    const about = h("p", { class: "small muted seat-about", id: `seat-about-${seat}` });
+    kind.setAttribute("aria-describedby", about.id);
+    const sync = () => {
+      think.hidden = kind.value !== "ismcts";
+      about.textContent = botAbout(kind.value, bots.levels);
+      about.hidden = !about.textContent;
+    };
     kind.addEventListener("change", sync);
     sync();
-    return h("div", { class: "seat-row" }, h("span", { class: "seat-label" }, playerName(seat)), kind, think);
+    return h("div", { class: "seat-row" }, h("span", { class: "seat-label" }, playerName(seat)), kind, think, about);
   }
   function syncSeats() {
     const n = Number(playersSel.value);
@@ -390,7 +422,7 @@ async function submitGame(form, house) {
   for (let seat = 0; seat < players; seat++) {
     const kind = fd.get(`seat-${seat}`);
     if (kind === "open") openSeats.push(seat);
-    else if (kind && kind !== "human") bots[String(seat)] = kind.startsWith("ismcts") ? `${kind}:${fd.get(`think-${seat}`)}` : kind;
+    else if (kind && kind !== "human") bots[String(seat)] = kind === "ismcts" ? `${kind}:${fd.get(`think-${seat}`)}` : kind;
   }
   if (Object.keys(bots).length === players) { banner(t("lobby.need_person")); return; }
   const leaders = fd.get("leaders") === "on";

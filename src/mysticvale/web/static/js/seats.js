@@ -61,13 +61,26 @@ export function seatInfo(seat) { return seats.find((s) => s.seat === seat) || nu
 /** Whether any seat is held by a person (a game among people, not only seat links). */
 export function anyClaimed() { return seats.some((s) => s.claimed); }
 
-/** "Greedy bot", or "Greedy bot 2" when two seats have the same kind of bot. */
+/** Whether bot `kind` is a level a player chooses by strength ("druid"): it is named by itself
+ *  ("Druid"), where the bots themselves are named "Greedy bot" (issue 20). */
+export function isLevel(kind) { return has(`bots.level.${kind}`); }
+
+/** The name of bot `kind` in the page's language ("Druid", "Greedy"; an unknown kind as it is). */
+export function kindName(kind) { return has(`seats.bot_kind.${kind}`) ? t(`seats.bot_kind.${kind}`) : kind; }
+
+/** A bot by its kind alone: "Druid" (a level), "Greedy bot". */
+export function botKindLabel(kind) {
+  return t(isLevel(kind) ? "seats.bot_level" : "seats.bot", { bot: kindName(kind) });
+}
+
+/** "Druid", "Greedy bot", or "Druid 2" / "Greedy bot 2" when two seats have the same kind of bot. */
 export function botLabel(bot, seat) {
   const kind = String(bot).split(":")[0];
-  const name = has(`seats.bot_kind.${kind}`) ? t(`seats.bot_kind.${kind}`) : kind;
+  const name = kindName(kind);
   const same = seats.filter((s) => s.bot && s.bot.split(":")[0] === kind);
-  if (same.length < 2) return t("seats.bot", { bot: name });
-  return t("seats.bot_numbered", { bot: name, k: same.findIndex((s) => s.seat === seat) + 1 });
+  const level = isLevel(kind);
+  if (same.length < 2) return botKindLabel(kind);
+  return t(level ? "seats.bot_level_numbered" : "seats.bot_numbered", { bot: name, k: same.findIndex((s) => s.seat === seat) + 1 });
 }
 
 /** The name shown for `seat`: the person's name, the bot's label, or null (then "Player n"). */
@@ -84,7 +97,7 @@ export function nameAt(seat) {
  *  taken for one (issue 22). */
 export function botBadge(bot) {
   const kind = String(bot || "").split(":")[0];
-  const label = t("seats.bot_title", { bot: has(`seats.bot_kind.${kind}`) ? t(`seats.bot_kind.${kind}`) : kind });
+  const label = t("seats.bot_title", { bot: kindName(kind) });
   return h("span", { class: "bot-badge", title: label, role: "img", "aria-label": label }, icon("bot", { size: "1.05em" }));
 }
 
@@ -92,4 +105,11 @@ export function botBadge(bot) {
 export function namedByBot(seat) {
   const s = seatInfo(seat);
   return !!(s && !s.name && s.bot);
+}
+
+/** Whether `seat`'s name itself says it is a bot ("Greedy bot"; a level's "Druid" does not, so
+ *  "Druid (bot) is thinking"). */
+export function nameSaysBot(seat) {
+  const s = seatInfo(seat);
+  return namedByBot(seat) && !isLevel(String(s.bot).split(":")[0]);
 }

@@ -17,7 +17,7 @@ import { actionButton, setHandlers } from "./widgets.js";
 import { fieldPanel } from "./field.js";
 import { commonsPanel } from "./commons.js";
 import { playersPanel, botOf } from "./players.js";
-import { namedByBot, botBadge } from "./seats.js";
+import { namedByBot, nameSaysBot, botBadge } from "./seats.js";
 import { logList, summaryBox } from "./log.js";
 import { chooserDialog, settingsDialog, legendDialog, deckDialog, discardDialog, valesDialog } from "./dialogs.js";
 import { endDialog } from "./endscreen.js";
@@ -468,8 +468,10 @@ function promptText(o, v, mine, groups) {
     if (groups.simple.finish && Object.keys(groups.simple).length === 1) return t("prompt.finish_turn") + undoable;
     return t("prompt.yours");
   }
-  const { name, bot } = actingName(o, v);
-  return bot ? t("prompt.bot_thinking", { name }) : t("prompt.waiting", { name });
+  const { who, name, bot } = actingName(o, v);
+  // "Druid (bot) is thinking", but "Greedy bot is thinking": the bot is named once (issue 20).
+  if (bot) return t(nameSaysBot(who) ? "prompt.bot_named_thinking" : "prompt.bot_thinking", { name });
+  return t("prompt.waiting", { name });
 }
 
 function actionBar(ctx) {

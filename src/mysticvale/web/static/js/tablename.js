@@ -7,12 +7,12 @@
 import { h } from "./dom.js";
 import { t, has } from "./i18n.js";
 import { api } from "./api.js";
+import { botKindLabel, kindName } from "./seats.js";
 
-/** "Greedy bot", "ISMCTS bot (0.5 s)": a bot by its configuration name. */
+/** "Druid", "Greedy bot", "ISMCTS bot (0.5 s)": a bot by its configuration name. */
 export function botName(spec) {
   const [kind, think] = String(spec).split(":");
-  const name = has(`seats.bot_kind.${kind}`) ? t(`seats.bot_kind.${kind}`) : kind;
-  return think ? t("tables.bot_think", { bot: name, s: think }) : t("seats.bot", { bot: name });
+  return think ? t("tables.bot_think", { bot: kindName(kind), s: think }) : botKindLabel(kind);
 }
 
 /** The title of a table: its name, or the names of its people and bots ("Anna vs. Ben"; "Anna's

@@ -5,6 +5,8 @@
 import { h, $ } from "./dom.js";
 import { t, playerName, list } from "./i18n.js";
 import { banner } from "./banner.js";
+import { isLevel, kindName } from "./seats.js";
+import { botName } from "./tablename.js";
 import { refusalText } from "./api.js";
 import {
   personKey, forgetPerson, createPerson, whoAmI, keyRefused, getMyGame, claimSeat, seatsOf,
@@ -16,7 +18,11 @@ export const NAME_MAX = 24;
 /** How a seat of `GET /api/games/{id}/seats` (or a MyGame player) is shown in a list of players
  *  (`short`: next to the seat's own label, so without "Player N"). */
 export function seatLabel(s, { short = false } = {}) {
-  if (s.bot) return t("lobby.chip_bot", { bot: s.bot });
+  if (s.bot) {
+    // "Druid (bot)" (a level, issue 20), "Random bot", "ISMCTS bot (0.5 s)"
+    const kind = String(s.bot).split(":")[0];
+    return isLevel(kind) ? t("lobby.chip_level", { bot: kindName(kind) }) : botName(s.bot);
+  }
   if (s.name) return s.name;
   if (short) return t(s.open ? "lobby.open_seat" : "lobby.invite");
   return t(s.open ? "lobby.chip_open" : "lobby.chip_invited", { name: playerName(s.seat) });
