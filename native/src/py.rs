@@ -721,10 +721,11 @@ fn to_py<'py>(py: Python<'py>, v: &J) -> PyResult<Bound<'py, PyAny>> {
 /// for a decision (`bots/batch.rs`, the twin of `bots/arena.py` `play_game`): `specs` names
 /// one bot per entry of the bot list, `seed` is the arena seed. Each record is a dict as
 /// `play_game` returns it (`history` besides, the actions played, when asked). The GIL is
-/// released while the games are played. `ValueError` for a bot the native core does not
-/// have, a rule set it does not know or not one bot per seat.
+/// released while the games are played; `leaders`: with the Twilight Garden leaders.
+/// `ValueError` for a bot the native core does not have, a rule set it does not know or not
+/// one bot per seat.
 #[pyfunction]
-#[pyo3(signature = (catalogue, ruleset, players, seed, specs, indices, max_rounds = 100, history = false))]
+#[pyo3(signature = (catalogue, ruleset, players, seed, specs, indices, max_rounds = 100, history = false, leaders = false))]
 #[allow(clippy::too_many_arguments)] // the arena's options, as play_game takes them
 fn play_games<'py>(
     py: Python<'py>,
@@ -736,6 +737,7 @@ fn play_games<'py>(
     indices: Vec<u64>,
     max_rounds: i64,
     history: bool,
+    leaders: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     use crate::bots::batch;
     let rs = crate::rulesets::get_ruleset(ruleset).map_err(PyValueError::new_err)?;
@@ -743,8 +745,11 @@ fn play_games<'py>(
     let players =
         u8::try_from(players).map_err(|_| PyValueError::new_err(format!("players must be 2 to 4, not {players}")))?;
     let cat = catalogue.inner.clone();
-    let arena =
-        guarded(|| batch::Arena::new(cat, rs, players, seed, specs, max_rounds).map_err(PyValueError::new_err))?;
+    let arena = guarded(|| {
+        batch::Arena::new(cat, rs, players, seed, specs, max_rounds)
+            .map(|a| a.with_leaders(leaders))
+            .map_err(PyValueError::new_err)
+    })?;
     let records = py.detach(|| {
         guarded(|| {
             batch::play_games(&arena, &indices).map_err(|e| PyRuntimeError::new_err(format!("native engine bug: {e}")))

@@ -68,6 +68,22 @@ def test_three_players_and_repeated_names():
     assert all(len(g["seats"]) == 3 for g in r["per_game"])
 
 
+def test_games_with_leaders_begin_with_each_player_choosing_one():
+    from mysticvale.bots.arena import play_game
+
+    sets = ("base", "twilight_garden")
+    r = run_matches(["greedy", "random"], games=2, players=3, seed=4, sets=sets, leaders=True)
+    assert r["leaders"] is True and r["games"] == 2 and r["unfinished"] == 0
+    assert run_matches(["greedy", "random"], games=2, players=3, seed=4, sets=sets)["leaders"] is False
+    # the same game seed, with the leaders' choice first (and so another game)
+    with_leaders = play_game(["greedy", "random", "random"], 4, 0, 3, sets, "yucata", leaders=True)
+    without = play_game(["greedy", "random", "random"], 4, 0, 3, sets, "yucata")
+    assert with_leaders["seed"] == without["seed"]
+    assert (with_leaders["decisions"], with_leaders["scores"]) != (without["decisions"], without["scores"])
+    with pytest.raises(ValueError, match="add 'twilight_garden' to sets"):
+        run_matches(["greedy", "random"], games=1, leaders=True)
+
+
 def test_bot_specs_and_errors():
     assert parse_bot("ismcts:think=0.25:iterations=50") == ("ismcts", {"think": 0.25, "iterations": 50})
     assert labels_for(["a", "b", "a"]) == ["a#1", "b", "a#2"]
@@ -115,6 +131,16 @@ def test_cli_summary_and_plot(tmp_path):
     assert r.exit_code == 0, r.output
     assert "win %" in r.output and "greedy" in r.output and "rounds" in r.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+
+
+def test_cli_plays_with_leaders_and_says_so():
+    res = runner.invoke(app, ["simulate", "--games", "2", "--players", "3", "--bots", "greedy,random",
+                              "--sets", "base,twilight_garden", "--leaders", "--seed", "3"],
+                        env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert "base+twilight_garden with leaders, yucata rules" in res.output
+    res = runner.invoke(app, ["simulate", "--games", "1", "--leaders"])
+    assert res.exit_code == 2 and "add 'twilight_garden' to sets" in res.output
 
 
 def test_cli_bad_input_is_a_clear_error():

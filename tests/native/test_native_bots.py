@@ -247,6 +247,18 @@ def test_greedy_games_in_the_batch_give_python_arenas_records(core, players, set
     _check_record(native, python)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_games_with_leaders_in_the_batch_give_python_arenas_records(core, players):
+    """With the Twilight Garden leaders the bots first choose theirs: the same records."""
+    sets = ("base", "vale_of_magic", "twilight_garden") if players != 3 else ("base", "twilight_garden")
+    specs = ["greedy", "random", "greedy:depth=1:samples=1:spirit_vp=0.6:decay_vp=0.0", "greedy"][:players]
+    ruleset = RULESETS[players % 3]
+    for i in (0, players):
+        [native] = native_batch.play_games(specs, 29, [i], players, sets, ruleset, arena.MAX_ROUNDS, leaders=True)
+        python = play_game(specs, 29, i, players, sets, ruleset, leaders=True)
+        _check_record(native, python)
+
+
 def test_the_arena_plays_greedy_in_the_batch(core, batch_calls):
     calls = batch_calls
     options = dict(games=2, players=2, seed=8, sets=("base",), ruleset="german")

@@ -62,6 +62,7 @@ pub struct Arena {
     specs: Vec<String>,
     labels: Vec<String>,
     max_rounds: i64,
+    leaders: bool,
 }
 
 impl Arena {
@@ -89,7 +90,15 @@ impl Arena {
             make_bot(s, Seed::from(0))?;
         }
         let labels = labels_for(&specs);
-        Ok(Arena { catalogue, ruleset, players, seed, specs, labels, max_rounds })
+        Ok(Arena { catalogue, ruleset, players, seed, specs, labels, max_rounds, leaders: false })
+    }
+
+    /// The same run with the Twilight Garden leaders (each player first chooses one of two
+    /// dealt leaders, a decision the bots make), or without them (the default).
+    #[must_use]
+    pub fn with_leaders(mut self, leaders: bool) -> Arena {
+        self.leaders = leaders;
+        self
     }
 
     /// Each entry's label, in the order of the bot list.
@@ -130,8 +139,14 @@ pub struct Record {
 pub fn play_game(arena: &Arena, i: u64) -> Result<Record, String> {
     let players = usize::from(arena.players);
     let gseed = game_seed(&arena.seed, i);
-    let mut st =
-        crate::game::new_game(arena.catalogue.clone(), arena.ruleset, arena.players, Seed::from(gseed), false, false)?;
+    let mut st = crate::game::new_game(
+        arena.catalogue.clone(),
+        arena.ruleset,
+        arena.players,
+        Seed::from(gseed),
+        arena.leaders,
+        false,
+    )?;
     // seat -> entry index; i % players first, so a large i cannot overflow.
     let shift = usize::try_from(i % players as u64).unwrap_or_default();
     let entry: Vec<usize> = (0..players).map(|s| (s + shift) % players).collect();
@@ -268,6 +283,25 @@ mod tests {
         assert!(r.unfinished);
         assert_eq!((r.rounds, r.scores.as_slice(), r.decisions.as_slice()), (3, &[0, 0][..], &[5, 6][..]));
         assert_eq!(r.winners, ["random#1", "random#2"]);
+    }
+
+    #[test]
+    fn with_leaders_each_player_first_chooses_a_leader() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/catalogue_base+twilight_garden.json");
+        let text = std::fs::read_to_string(path).unwrap();
+        let cat = Catalogue::shared(&text, "base+twilight_garden").unwrap();
+        let specs = vec!["random".to_owned(); 3];
+        let arena = |leaders: bool| {
+            Arena::new(cat.clone(), get_ruleset("yucata").unwrap(), 3, Seed::from(4), specs.clone(), MAX_ROUNDS)
+                .unwrap()
+                .with_leaders(leaders)
+        };
+        let with = play_game(&arena(true), 2).unwrap();
+        let chosen = with.history.iter().take_while(|a| a.starts_with("choose ")).count();
+        assert_eq!(chosen, 3, "three leader choices first: {:?}", with.history.get(..4));
+        let without = play_game(&arena(false), 2).unwrap();
+        assert!(!without.history.first().unwrap().starts_with("choose "));
+        assert_eq!(with.seed, without.seed, "the same game seed");
     }
 
     #[test]

@@ -87,17 +87,20 @@ def labels_for(specs: list[str]) -> list[str]:
 
 
 def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str, ...], ruleset: str,
-              think: float | None = None, max_rounds: int = MAX_ROUNDS, engine: str = "python") -> dict[str, Any]:
+              think: float | None = None, max_rounds: int = MAX_ROUNDS, engine: str = "python",
+              leaders: bool = False) -> dict[str, Any]:
     """Play game ``i`` to the end (or to ``max_rounds``); return its record (labels by
-    seat, scores, winners, ...).  ``engine``: the engine that plays it (``new_game``'s
+    seat, scores, winners, ...).  ``leaders``: with the Twilight Garden leaders (the bots
+    choose theirs first).  ``engine``: the engine that plays it (``new_game``'s
     ``engine``); the record is the same with either.  With ``native``, when the native
     core has every bot (``native_batch.plays``), the whole game is played in Rust, bots
     included; otherwise the Python bots play the native game."""
     if engine == "native" and native_batch.plays(specs, think):
-        return native_batch.play_games(specs, seed, [i], players, sets, ruleset, max_rounds, think=think)[0]
+        return native_batch.play_games(specs, seed, [i], players, sets, ruleset, max_rounds, think=think,
+                                       leaders=leaders)[0]
     labels = labels_for(specs)
     gseed = game_seed(seed, i)
-    game = new_game(players=players, seed=gseed, sets=sets, ruleset=ruleset, engine=engine)
+    game = new_game(players=players, seed=gseed, sets=sets, ruleset=ruleset, engine=engine, leaders=leaders)
     entry = [(s + i) % players for s in range(players)]       # seat -> entry index
     bots = []
     for s in range(players):
@@ -132,20 +135,21 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
 
 
 def _play_chunk(args: tuple) -> list[dict[str, Any]]:
-    specs, seed, indices, players, sets, ruleset, think, max_rounds, engine = args
-    return [play_game(specs, seed, i, players, sets, ruleset, think, max_rounds, engine) for i in indices]
+    specs, seed, indices, players, sets, ruleset, think, max_rounds, engine, leaders = args
+    return [play_game(specs, seed, i, players, sets, ruleset, think, max_rounds, engine, leaders) for i in indices]
 
 
 def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: int = 1,
                 sets: Iterable[str] = ("base",), ruleset: str = "yucata", jobs: int = 1,
                 think: float | None = None, max_rounds: int = MAX_ROUNDS,
-                progress: Callable[[int], None] | None = None, engine: str = "python") -> dict[str, Any]:
+                progress: Callable[[int], None] | None = None, engine: str = "python",
+                leaders: bool = False) -> dict[str, Any]:
     """Play ``games`` seeded games between ``bots`` and return the statistics.
 
     ``bots``: one spec per seat (``players`` of them), or fewer specs that are repeated to
     fill the seats.  ``progress(n)`` is called as games finish (n = games done so far).
     ``engine``: ``python`` or ``native`` (the same games, so the same result but for the
-    timing).
+    timing).  ``leaders``: every game with the Twilight Garden leaders (``sets`` must hold it).
     The result has ``games``, ``wins``, ``win_rate``, ``win_rate_ci95`` (Wilson), ``ties``,
     ``shared_wins``, ``scores``, ``rounds``, ``unfinished`` (games stopped at ``max_rounds``),
     ``first_seat_wins``, ``per_game`` and ``timing``
@@ -171,21 +175,21 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
     for s in specs:        # fail early, in this process, on an unknown bot or option
         name, opts = parse_bot(native_batch.played_spec(s, think))
         make_bot(name, seed=0, **opts)
-    new_game(players=players, seed=seed, sets=sets, ruleset=ruleset, engine=engine)  # validates the options
+    new_game(players=players, seed=seed, sets=sets, ruleset=ruleset, engine=engine, leaders=leaders)  # validates
 
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
     if jobs == 1:
         settle(sets=sets)        # the catalogue lives as long as the process: out of gc's way
         for i in range(games):
-            records.append(play_game(specs, seed, i, players, sets, ruleset, think, max_rounds, engine))
+            records.append(play_game(specs, seed, i, players, sets, ruleset, think, max_rounds, engine, leaders))
             if progress:
                 progress(len(records))
     else:
         # Small chunks keep the processes busy to the end and the progress bar moving.
         chunk = max(1, min(8, games // (jobs * 8) or 1))
         tasks = [(specs, seed, list(range(a, min(games, a + chunk))), players, sets, ruleset, think,
-                  max_rounds, engine) for a in range(0, games, chunk)]
+                  max_rounds, engine, leaders) for a in range(0, games, chunk)]
         with ProcessPoolExecutor(max_workers=jobs, initializer=settle,
                                  initargs=(sets,)) as pool:
             futures = [pool.submit(_play_chunk, t) for t in tasks]
@@ -196,12 +200,12 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
         records.sort(key=lambda r: r["game"])
     elapsed = time.perf_counter() - t0
     return summarize(records, specs, players=players, seed=seed, sets=sets, ruleset=ruleset,
-                     elapsed=elapsed, jobs=jobs, think=think, engine=engine)
+                     elapsed=elapsed, jobs=jobs, think=think, engine=engine, leaders=leaders)
 
 
 def summarize(records: list[dict[str, Any]], specs: list[str], *, players: int, seed: int,
               sets: tuple[str, ...], ruleset: str, elapsed: float, jobs: int,
-              think: float | None, engine: str = "python") -> dict[str, Any]:
+              think: float | None, engine: str = "python", leaders: bool = False) -> dict[str, Any]:
     """The arena's result dict from per-game records."""
     labels = labels_for(specs)
     n = len(records)
@@ -237,6 +241,7 @@ def summarize(records: list[dict[str, Any]], specs: list[str], *, players: int, 
         "seed": seed,
         "sets": list(sets),
         "ruleset": ruleset,
+        "leaders": leaders,
         "think": think,
         "wins": wins,
         "win_rate": {lb: round(wins[lb] / n, 4) for lb in labels},

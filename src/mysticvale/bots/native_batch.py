@@ -59,19 +59,19 @@ def plays(specs: Iterable[str], think: float | None = None) -> bool:
 
 def play_games(specs: list[str], seed: int, indices: Iterable[int], players: int, sets: tuple[str, ...],
                ruleset: str, max_rounds: int, *, history: bool = False,
-               think: float | None = None) -> list[dict[str, Any]]:
+               think: float | None = None, leaders: bool = False) -> list[dict[str, Any]]:
     """The records of games ``indices`` of an arena run with ``seed`` (``play_game``'s, in
     the order asked), played by the native core with the GIL released; ``history=True``
     adds each game's actions; ``think``: the arena's think time for an ``ismcts`` that names
-    none (the records still name the bots as given).  RuntimeError saying why when the core
-    is not built."""
+    none (the records still name the bots as given); ``leaders``: with the Twilight Garden
+    leaders.  RuntimeError saying why when the core is not built."""
     from ..cards.catalogue import load_catalogue
     from .arena import labels_for
 
     twin = native.catalogue(load_catalogue(tuple(sets)))
     played = with_think(specs, think)
     records = native.module().play_games(twin, ruleset, players, seed, played,
-                                         list(indices), max_rounds, history)
+                                         list(indices), max_rounds, history, leaders)
     if played != list(specs):
         # labels are positional: the k-th spec's label as played is the k-th as given
         named = dict(zip(labels_for(played), labels_for(list(specs))))

@@ -21,6 +21,8 @@ def command(
     seed: int = typer.Option(1, help="Arena seed: game i's seed is derived from it and i."),
     sets: str = typer.Option("base", help="Card sets, comma-separated (base, vale_of_magic, ...)."),
     ruleset: str = typer.Option("yucata", help="Rule set: yucata, english or german."),
+    leaders: bool = typer.Option(False, "--leaders", help="Play with the Twilight Garden leaders "
+                                 "(the sets must include twilight_garden)."),
     jobs: int = typer.Option(1, min=1, help="Parallel processes (same results as one)."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
     timing: bool = typer.Option(False, help="With --json: include wall-clock timing figures."),
@@ -40,7 +42,8 @@ def command(
     try:
         if json_out:
             result = run_matches(specs, games=games, players=players, seed=seed, sets=set_list,
-                                 ruleset=ruleset, jobs=jobs, think=think, max_rounds=max_rounds, engine=engine)
+                                 ruleset=ruleset, jobs=jobs, think=think, max_rounds=max_rounds, engine=engine,
+                                 leaders=leaders)
         else:
             columns = (TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn(), TimeRemainingColumn())
@@ -48,7 +51,8 @@ def command(
                 task = bar.add_task("games", total=games)
                 result = run_matches(specs, games=games, players=players, seed=seed, sets=set_list,
                                      ruleset=ruleset, jobs=jobs, think=think, max_rounds=max_rounds,
-                                     engine=engine, progress=lambda n: bar.update(task, completed=n))
+                                     engine=engine, leaders=leaders,
+                                     progress=lambda n: bar.update(task, completed=n))
     except (ValueError, RuntimeError) as exc:   # RuntimeError: the native core is not built
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
@@ -71,8 +75,8 @@ def command(
 
 
 def _print_summary(console: Console, r: dict) -> None:
-    table = Table(title=f"{r['games']} games, {r['players']} players, {'+'.join(r['sets'])}, "
-                        f"{r['ruleset']} rules, seed {r['seed']}")
+    table = Table(title=f"{r['games']} games, {r['players']} players, {'+'.join(r['sets'])}"
+                        f"{' with leaders' if r.get('leaders') else ''}, {r['ruleset']} rules, seed {r['seed']}")
     for col, just in (("bot", "left"), ("wins", "right"), ("win %", "right"), ("95% CI", "right"),
                       ("score", "right"), ("sd", "right"), ("margin", "right"), ("ms/dec", "right")):
         table.add_column(col, justify=just, no_wrap=True)
