@@ -185,7 +185,8 @@ def test_name_panel_lobby_and_table_in_german(german, server, shots):
     pg.wait_for_selector("#games-list .game-row")
     games = pg.inner_text("#games-list")
     assert "Runde 1" in games and DE["phase.harvest"] in games
-    assert "greedy" in games.lower()
+    # the lobby's default opponent, the Wanderer level, in the German chip ("Wanderer (Bot)")
+    assert DE["lobby.chip_level"].replace("{bot}", DE["seats.bot_kind.wanderer"]) in games.splitlines()
     assert not english_left(pg), english_left(pg)
     check_layout(pg, "the lobby with a game")
     screenshot(pg, shots / f"lobby-game-{size}.png", full_page=True)
