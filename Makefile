@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS := fast,dev,server,plot,openspiel,pettingzoo
+# Extras only the tests need (Ray for the cluster backend: a large wheel the server does not use).
+TEST_EXTRAS := cluster
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: run test system-packages compile native native-check clean
 
@@ -12,6 +15,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS),$(TEST_EXTRAS)]'
+	touch $(TEST_STAMP)
 
 system-packages:
 	bash scripts/install-system-packages.sh
@@ -51,7 +58,7 @@ endif
 run: $(STAMP) $(COMPILED_STAMP) native
 	$(BIN)/mysticvale serve
 
-test: $(STAMP) system-packages $(COMPILED_STAMP) native-check
+test: $(STAMP) $(TEST_STAMP) system-packages $(COMPILED_STAMP) native-check
 	$(BIN)/python -m pytest -q -n 2
 
 clean:

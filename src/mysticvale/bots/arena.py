@@ -44,6 +44,8 @@ from .stats import describe, wilson
 
 _SEED_MASK = (1 << 62) - 1
 MAX_ROUNDS = 100
+#: Where the games run: this machine's processes, or a Ray cluster (:mod:`.cluster`).
+BACKENDS = ("local", "ray")
 
 
 def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
@@ -143,13 +145,16 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
                 sets: Iterable[str] = ("base",), ruleset: str = "yucata", jobs: int = 1,
                 think: float | None = None, max_rounds: int = MAX_ROUNDS,
                 progress: Callable[[int], None] | None = None, engine: str = "python",
-                leaders: bool = False) -> dict[str, Any]:
+                leaders: bool = False, backend: str = "local", address: str | None = None) -> dict[str, Any]:
     """Play ``games`` seeded games between ``bots`` and return the statistics.
 
     ``bots``: one spec per seat (``players`` of them), or fewer specs that are repeated to
     fill the seats.  ``progress(n)`` is called as games finish (n = games done so far).
     ``engine``: ``python`` or ``native`` (the same games, so the same result but for the
     timing).  ``leaders``: every game with the Twilight Garden leaders (``sets`` must hold it).
+    ``backend``: ``local`` (this machine's processes, ``jobs`` of them) or ``ray`` (the Ray
+    cluster at ``address``, or a local one when it is None: :mod:`.cluster`); the games and so
+    the result are the same.
     The result has ``games``, ``wins``, ``win_rate``, ``win_rate_ci95`` (Wilson), ``ties``,
     ``shared_wins``, ``scores``, ``rounds``, ``unfinished`` (games stopped at ``max_rounds``),
     ``first_seat_wins``, ``per_game`` and ``timing``
@@ -171,6 +176,10 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
         raise ValueError("jobs must be at least 1")
     if max_rounds < 1:
         raise ValueError("max_rounds must be at least 1")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise ValueError("an address is for the ray backend (--backend ray)")
     sets = tuple(sets)
     for s in specs:        # fail early, in this process, on an unknown bot or option
         name, opts = parse_bot(native_batch.played_spec(s, think))
@@ -179,7 +188,10 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
 
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
-    if jobs == 1:
+    if backend == "ray":
+        records = _play_on_ray(specs, seed, games, players, sets, ruleset, think, max_rounds, engine, leaders,
+                               address, progress)
+    elif jobs == 1:
         settle(sets=sets)        # the catalogue lives as long as the process: out of gc's way
         for i in range(games):
             records.append(play_game(specs, seed, i, players, sets, ruleset, think, max_rounds, engine, leaders))
@@ -200,12 +212,29 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
         records.sort(key=lambda r: r["game"])
     elapsed = time.perf_counter() - t0
     return summarize(records, specs, players=players, seed=seed, sets=sets, ruleset=ruleset,
-                     elapsed=elapsed, jobs=jobs, think=think, engine=engine, leaders=leaders)
+                     elapsed=elapsed, jobs=jobs, think=think, engine=engine, leaders=leaders, backend=backend)
+
+
+def _play_on_ray(specs, seed, games, players, sets, ruleset, think, max_rounds, engine, leaders, address,
+                 progress) -> list[dict[str, Any]]:
+    """The records of every game, played as Ray tasks of about a second each (:mod:`.cluster`):
+    game 0 here first, to time a game."""
+    from . import cluster
+
+    with cluster.session(address):
+        settle(sets=sets)
+        t0 = time.perf_counter()
+        first = play_game(specs, seed, 0, players, sets, ruleset, think, max_rounds, engine, leaders)
+        chunk = cluster.chunk_size(time.perf_counter() - t0)
+        tasks = [(specs, seed, list(range(a, min(games, a + chunk))), players, sets, ruleset, think, max_rounds,
+                  engine, leaders) for a in range(1, games, chunk)]
+        return cluster.run(tasks, first, progress)
 
 
 def summarize(records: list[dict[str, Any]], specs: list[str], *, players: int, seed: int,
               sets: tuple[str, ...], ruleset: str, elapsed: float, jobs: int,
-              think: float | None, engine: str = "python", leaders: bool = False) -> dict[str, Any]:
+              think: float | None, engine: str = "python", leaders: bool = False,
+              backend: str = "local") -> dict[str, Any]:
     """The arena's result dict from per-game records."""
     labels = labels_for(specs)
     n = len(records)
@@ -259,6 +288,7 @@ def summarize(records: list[dict[str, Any]], specs: list[str], *, players: int, 
         "timing": {
             "seconds": round(elapsed, 3),
             "jobs": jobs,
+            "backend": backend,
             "engine": engine,
             "games_per_second": round(n / elapsed, 3) if elapsed > 0 else None,
             "decisions_per_second": round(total_decisions / elapsed, 1) if elapsed > 0 else None,

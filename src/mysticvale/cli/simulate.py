@@ -23,7 +23,11 @@ def command(
     ruleset: str = typer.Option("yucata", help="Rule set: yucata, english or german."),
     leaders: bool = typer.Option(False, "--leaders", help="Play with the Twilight Garden leaders "
                                  "(the sets must include twilight_garden)."),
-    jobs: int = typer.Option(1, min=1, help="Parallel processes (same results as one)."),
+    jobs: int = typer.Option(1, min=1, help="Parallel processes (same results as one; the local backend)."),
+    backend: str = typer.Option("local", help="Where the games run: local (this machine, --jobs processes) or "
+                                "ray (a Ray cluster: pip install 'mysticvale[cluster]'); the same results."),
+    address: str = typer.Option(None, help="With --backend ray: the cluster to join (auto, host:6379, "
+                                "ray://host:10001); default: a Ray instance started on this machine."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
     timing: bool = typer.Option(False, help="With --json: include wall-clock timing figures."),
     plot: str = typer.Option(None, help="Write a PNG of win rates, scores and game lengths here."),
@@ -43,17 +47,17 @@ def command(
         if json_out:
             result = run_matches(specs, games=games, players=players, seed=seed, sets=set_list,
                                  ruleset=ruleset, jobs=jobs, think=think, max_rounds=max_rounds, engine=engine,
-                                 leaders=leaders)
+                                 leaders=leaders, backend=backend, address=address)
         else:
             columns = (TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn(), TimeRemainingColumn())
-            with Progress(*columns, console=console, transient=False) as bar:
+            with Progress(*columns, console=console, transient=True) as bar:    # gone when done or refused
                 task = bar.add_task("games", total=games)
                 result = run_matches(specs, games=games, players=players, seed=seed, sets=set_list,
                                      ruleset=ruleset, jobs=jobs, think=think, max_rounds=max_rounds,
-                                     engine=engine, leaders=leaders,
+                                     engine=engine, leaders=leaders, backend=backend, address=address,
                                      progress=lambda n: bar.update(task, completed=n))
-    except (ValueError, RuntimeError) as exc:   # RuntimeError: the native core is not built
+    except (ValueError, RuntimeError) as exc:   # RuntimeError: no native core, no Ray cluster
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
     if plot:
