@@ -88,6 +88,10 @@ def test_a_cluster_of_two_nodes_gives_the_local_result(two_nodes):
     on_cluster = run_matches(BOTS[:2], backend="ray", address=two_nodes.address, **options)
     assert _result(on_cluster) == _result(local)
     assert not ray.is_initialized()           # it let go of the cluster, which runs on
+    r = CliRunner().invoke(app, ["simulate", "--games", "3", "--bots", "greedy,random", "--backend", "ray",
+                                 "--address", two_nodes.address], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    assert "3 games, 2 players" in r.output and " on Ray: " in r.output
 
 
 def _chunk_workers() -> list[int]:

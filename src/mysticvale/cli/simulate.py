@@ -100,5 +100,6 @@ def _print_summary(console: Console, r: dict) -> None:
     if r.get("unfinished"):
         console.print(f"[yellow]{r['unfinished']} game(s) reached the round limit and were scored as "
                       f"they stood.[/yellow]")
-    console.print(f"{t['seconds']:.1f} s with {t['jobs']} job(s): {t['games_per_second']:.2f} games/s, "
+    where = "on Ray" if t.get("backend") == "ray" else f"with {t['jobs']} job(s)"
+    console.print(f"{t['seconds']:.1f} s {where}: {t['games_per_second']:.2f} games/s, "
                   f"{t['decisions_per_second']:.0f} decisions/s.")
