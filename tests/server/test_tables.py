@@ -214,3 +214,31 @@ def test_a_rematch_keeps_the_tables_name(client):
     assert again.json()["id"] == r.json()["id"]
     t = client.get(f"/api/games/{r.json()['id']}/table").json()
     assert t["name"] == "Best of three" and t["public"] is False and t["title"] == "Best of three"
+
+
+def test_a_new_public_table_merged_with_a_move_still_comes_to_the_open_tables(sqlite_url):
+    """The people service merges a game's queued events; a new public table whose bot moves at once
+    (its "new game" and the bot's move queued together, as on a loaded machine) must still be
+    listed: the hooks hear the change besides the move (None) and the move."""
+    from mysticvale.server.sessions import TurnInfo
+
+    with TestClient(create_app(sqlite_url, allow_seed=True)) as client:
+        social = client.app.state.social
+        heard: list = []
+        social.game_hooks.insert(0, lambda gid, info: heard.append((gid, info)))
+        move = TurnInfo(game_id="g1", seq=1, current_player=0, turn=1, over=False)
+        with social._cond:          # the service's thread waits while both are queued
+            social._queue("g1", None)
+            social._queue("g1", move)
+            social._queue("g2", move)
+            social._queue("g2", None)
+            social._queue("g3", move)
+        settle(client)
+        assert [h for h in heard if h[0] == "g1"] == [("g1", None), ("g1", move)]
+        assert [h for h in heard if h[0] == "g2"] == [("g2", None), ("g2", move)]
+        assert [h for h in heard if h[0] == "g3"] == [("g3", move)]
+        # and end to end: the table is listed
+        host = person(client, "Hanna")
+        gid = _public(client, host, players=3, seed=5)["id"]
+        settle(client)
+        assert gid in [t["id"] for t in client.get("/api/tables").json()["tables"]]

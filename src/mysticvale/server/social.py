@@ -141,6 +141,8 @@ class Social:
         self._closed = False
         self._idle = threading.Event()
         self._idle.set()
+        #: Queued games with a change besides their moves (see _queue).
+        self._besides_moves: set[str] = set()
         self._thread = threading.Thread(target=self._run, name="mysticvale-social", daemon=True)
         #: Called on this service's thread with (game id, TurnInfo of a move or None) for every event
         #: it handles, after the lobbies are told (issue 21: results, open tables, table names).
@@ -193,8 +195,12 @@ class Social:
 
     def _queue(self, game_id: str, info: TurnInfo | None) -> None:
         with self._cond:
-            if info is None and game_id in self._pending:
-                info = self._pending[game_id]     # keep a queued move's turn information
+            if info is None:
+                # Something besides a move (a new game, a claim, a name): however it is merged
+                # with a move queued before or after it, the hooks hear of it (a new public table
+                # whose bot moved at once must still come to the open tables).
+                self._besides_moves.add(game_id)
+                info = self._pending.get(game_id)     # keep a queued move's turn information
             self._pending.pop(game_id, None)
             self._pending[game_id] = info
             self._idle.clear()
@@ -216,6 +222,8 @@ class Social:
                 note = self._remote.popleft() if self._remote else None
                 if note is None:
                     game_id, info = self._pending.popitem(last=False)
+                    besides = game_id in self._besides_moves
+                    self._besides_moves.discard(game_id)
             if note is not None:
                 try:
                     self._pass_on(*note)
@@ -228,11 +236,14 @@ class Social:
                 self._tell_people(game_id)
             except Exception:
                 log.exception("game %s: could not tell its people of a change", game_id)
+            # A move merged with another change: the hooks hear both (None, then the move).
+            heard = [None, info] if besides and info is not None else [info]
             for hook in list(self.game_hooks):
-                try:
-                    hook(game_id, info)
-                except Exception:
-                    log.exception("game %s: a game hook failed", game_id)
+                for one in heard:
+                    try:
+                        hook(game_id, one)
+                    except Exception:
+                        log.exception("game %s: a game hook failed", game_id)
 
     def _pass_on(self, kind: str, game_id: str, number: int) -> None:
         """Tell this process's sockets what another process's note names, read from the database."""
