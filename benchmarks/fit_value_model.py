@@ -82,6 +82,19 @@ def model_logit(theta, feats, mover, pool):
     return d / np.maximum(0.5, a + b * pool)
 
 
+def held_out(gid, games: int):
+    """(fit, held out): boolean masks of the positions of the first 80% of the games and the rest."""
+    train = gid < int(games * 0.8)
+    return train, ~train
+
+
+def current_theta() -> np.ndarray:
+    """The value model's current weights, on-move bonus and scale, as :func:`model_logit` takes them."""
+    from mysticvale.bots.value_model import MOVE, SCALE, WEIGHTS
+
+    return np.array(list(WEIGHTS) + [MOVE] + list(SCALE), dtype=float)
+
+
 def fit(feats, mover, pool, y, start):
     res = minimize(lambda th: _loss(model_logit(th, feats, mover, pool), y), start, method="L-BFGS-B",
                    bounds=[(None, None)] * (len(start) - 2) + [(0.5, 40.0), (0.0, 3.0)])
@@ -94,14 +107,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args()
     from mysticvale.bots.ismcts import calibrated_scale
-    from mysticvale.bots.value_model import FEATURES, MOVE, SCALE, WEIGHTS
+    from mysticvale.bots.value_model import FEATURES
 
     t0 = time.perf_counter()
     feats, mover, pool, y, gdiff, gid, _ = collect(args.games, args.seed)
     print(f"{len(y)} positions from {args.games} games in {time.perf_counter() - t0:.1f} s")
-    train = gid < int(args.games * 0.8)
-    test = ~train
-    start = np.array(list(WEIGHTS) + [MOVE] + list(SCALE), dtype=float)
+    train, test = held_out(gid, args.games)
+    start = current_theta()
     theta = fit(feats[train], mover[train], pool[train], y[train], start)
     cal = np.array([calibrated_scale(int(p)) for p in pool])
     print(f"held-out mean log-loss ({int(test.sum())} positions; a coin: {math.log(2):.3f}):")

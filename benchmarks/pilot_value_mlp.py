@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fit_value_model import _loss, collect, model_logit  # noqa: E402
+from fit_value_model import _loss, collect, current_theta, held_out, model_logit  # noqa: E402
 
 
 def seat_rows(feats, mover, pool, rl, seat: int) -> np.ndarray:
@@ -48,16 +48,12 @@ def main() -> None:
         from sklearn.neural_network import MLPClassifier
     except ImportError:
         sys.exit("this pilot needs scikit-learn: .venv/bin/python -m pip install scikit-learn")
-    from mysticvale.bots.value_model import MOVE, SCALE, WEIGHTS
-
     t0 = time.perf_counter()
     feats, mover, pool, y, _, gid, rl = collect(args.games, args.seed)
     print(f"{len(y)} positions from {args.games} games in {time.perf_counter() - t0:.0f} s")
-    train = gid < int(args.games * 0.8)
-    test = ~train
-    start = np.array(list(WEIGHTS) + [MOVE] + list(SCALE), dtype=float)
+    train, test = held_out(gid, args.games)
     print(f"held-out mean log-loss, logistic value model: "
-          f"{_loss(model_logit(start, feats[test], mover[test], pool[test]), y[test]):.4f}")
+          f"{_loss(model_logit(current_theta(), feats[test], mover[test], pool[test]), y[test]):.4f}")
     x0, x1 = seat_rows(feats, mover, pool, rl, 0), seat_rows(feats, mover, pool, rl, 1)
     xtr = np.vstack([x0[train], x1[train]])
     ytr = np.concatenate([y[train], 1 - y[train]])

@@ -136,6 +136,13 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
     }
 
 
+def _chunks(games: range, chunk: int, specs, seed, players, sets, ruleset, think, max_rounds, engine,
+            leaders) -> list[tuple]:
+    """``games`` cut into runs of ``chunk``, each as the arguments of :func:`_play_chunk`."""
+    return [(specs, seed, list(games[k:k + chunk]), players, sets, ruleset, think, max_rounds, engine, leaders)
+            for k in range(0, len(games), chunk)]
+
+
 def _play_chunk(args: tuple) -> list[dict[str, Any]]:
     specs, seed, indices, players, sets, ruleset, think, max_rounds, engine, leaders = args
     return [play_game(specs, seed, i, players, sets, ruleset, think, max_rounds, engine, leaders) for i in indices]
@@ -200,8 +207,8 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
     else:
         # Small chunks keep the processes busy to the end and the progress bar moving.
         chunk = max(1, min(8, games // (jobs * 8) or 1))
-        tasks = [(specs, seed, list(range(a, min(games, a + chunk))), players, sets, ruleset, think,
-                  max_rounds, engine, leaders) for a in range(0, games, chunk)]
+        tasks = _chunks(range(games), chunk, specs, seed, players, sets, ruleset, think, max_rounds, engine,
+                        leaders)
         with ProcessPoolExecutor(max_workers=jobs, initializer=settle,
                                  initargs=(sets,)) as pool:
             futures = [pool.submit(_play_chunk, t) for t in tasks]
@@ -226,8 +233,8 @@ def _play_on_ray(specs, seed, games, players, sets, ruleset, think, max_rounds, 
         t0 = time.perf_counter()
         first = play_game(specs, seed, 0, players, sets, ruleset, think, max_rounds, engine, leaders)
         chunk = cluster.chunk_size(time.perf_counter() - t0)
-        tasks = [(specs, seed, list(range(a, min(games, a + chunk))), players, sets, ruleset, think, max_rounds,
-                  engine, leaders) for a in range(1, games, chunk)]
+        tasks = _chunks(range(1, games), chunk, specs, seed, players, sets, ruleset, think, max_rounds, engine,
+                        leaders)
         return cluster.run(tasks, first, progress)
 
 

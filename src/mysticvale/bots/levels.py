@@ -116,8 +116,7 @@ def expand(name: str, options: dict[str, Any] | None = None) -> tuple[str, dict[
     if lv is None:
         return name, dict(options or {})
     if options:
-        raise ValueError(f"the bot level {name!r} is a fixed configuration ({lv.spec}); it takes no options "
-                         f"(got {', '.join(sorted(options))})")
+        raise _takes_no_options(lv, ", ".join(sorted(options)))
     return lv.bot, dict(lv.options)
 
 
@@ -130,9 +129,13 @@ def expand_spec(spec: str) -> str:
     if lv is None:
         return spec
     if rest.strip():
-        raise ValueError(f"the bot level {lv.name!r} is a fixed configuration ({lv.spec}); it takes no options "
-                         f"(got {rest.strip()!r})")
+        raise _takes_no_options(lv, repr(rest.strip()))
     return lv.spec
+
+
+def _takes_no_options(lv: Level, got: str) -> ValueError:
+    return ValueError(f"the bot level {lv.name!r} is a fixed configuration ({lv.spec}); it takes no options "
+                      f"(got {got})")
 
 
 __all__ = ["LANGUAGES", "LEVELS", "Level", "expand", "expand_spec", "level", "levels", "message"]
