@@ -21,11 +21,11 @@ pub fn determinize(st: &State, viewer: Option<u8>, rng: &mut Rng, stream: &Strea
         }
     }
     for deck in &mut out.adv_decks {
-        deck.sort();
+        deck.sort_unstable();
         rng.shuffle(stream, deck);
     }
     for deck in &mut out.vale_decks {
-        deck.sort();
+        deck.sort_unstable();
         rng.shuffle(stream, deck);
     }
     resample_hidden_leaders(&mut out, viewer, rng, stream);
@@ -44,7 +44,7 @@ fn own_deck(pl: &mut Player, rng: &mut Rng, stream: &Stream) {
     } else {
         (pl.deck.clone(), Vec::new())
     };
-    hidden.sort();
+    hidden.sort_unstable();
     rng.shuffle(stream, &mut hidden);
     hidden.extend(known);
     pl.deck = hidden;
@@ -67,7 +67,7 @@ fn other_deck(st: &mut State, p: u8, rng: &mut Rng, stream: &Stream) {
         // Cards that player is looking at now (a pending private decision) stay in the deck.
         let mut pool: Vec<CardId> = pl.deck.iter().copied().filter(|c| !pinned.contains(c)).collect();
         pool.extend(unseen.iter().map(|&i| pl.discard[i]));
-        pool.sort();
+        pool.sort_unstable();
         rng.shuffle(stream, &mut pool);
         for &i in &unseen {
             // The pool holds at least as many cards as there are unseen places.
@@ -79,7 +79,7 @@ fn other_deck(st: &mut State, p: u8, rng: &mut Rng, stream: &Stream) {
         pool.extend(pl.deck.iter().copied().filter(|c| pinned.contains(c)));
         pool
     };
-    deck.sort();
+    deck.sort_unstable();
     rng.shuffle(stream, &mut deck);
     // That player knows the order of as many cards on top of its deck as before.
     let k = pl.known_top.len();

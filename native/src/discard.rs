@@ -62,7 +62,7 @@ pub fn sleeve(st: &mut State, p: u8, card: CardId) {
     // An eclipse slid under the others is layer 0 and the layers above it shift up by one.
     let slid_under = after.len() > 1 && after.get(1..) == Some(&before[..]);
     let pos = if slid_under { 0 } else { after.len() - 1 };
-    st.cards[usize::from(card)] = after.into();
+    Arc::make_mut(&mut st.cards)[usize::from(card)] = after.into();
     let t = &mut st.turn;
     if slid_under {
         for cl in &mut t.new_layers {

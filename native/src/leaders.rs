@@ -105,7 +105,7 @@ pub fn resample_hidden_leaders(st: &mut State, viewer: Option<u8>, rng: &mut Rng
         let Some(l) = pool.pop() else { break };
         let parts: Vec<CopyId> =
             st.cat.leaders[usize::from(l)].start.iter().filter_map(|&t| part_copy(st, t)).collect();
-        st.cards[usize::from(c)] = parts.into();
+        Arc::make_mut(&mut st.cards)[usize::from(c)] = parts.into();
     }
     // Pairs still to be chosen during setup, and what others were dealt.
     for q in 0..n {
@@ -152,7 +152,7 @@ pub fn set_side(st: &mut State, card: CardId, upgraded: bool) {
     let parts = if upgraded { &ld.upgraded } else { &ld.start };
     let mut layers: Vec<CopyId> = parts.iter().filter_map(|&t| part_copy(st, t)).collect();
     layers.extend(layers_of(st, card).iter().copied().filter(|&c| !cat.is_leader_copy(c)));
-    if let Some(slot) = st.cards.get_mut(usize::from(card)) {
+    if let Some(slot) = Arc::make_mut(&mut st.cards).get_mut(usize::from(card)) {
         *slot = layers.into();
     }
 }
@@ -309,7 +309,7 @@ fn choose_apply(st: &mut State, pd: &Pending, action: &Notation) {
     let Some(card) = pl.deck.iter().copied().filter(|&c| layers_of(st, c).is_empty()).min() else { return };
     let ld = &cat.leaders[usize::from(l)];
     let parts: Vec<CopyId> = ld.start.iter().filter_map(|&t| part_copy(st, t)).collect();
-    if let Some(slot) = st.cards.get_mut(usize::from(card)) {
+    if let Some(slot) = Arc::make_mut(&mut st.cards).get_mut(usize::from(card)) {
         *slot = parts.into();
     }
     let text = format!("Player {} keeps the leader {} and sleeves it into {}.", p + 1, ld.name, card_name(st, card));
@@ -590,7 +590,7 @@ fn kojen_apply(st: &mut State, pd: &Pending, action: &Notation) {
     let mut layers = layers_of(st, card).to_vec();
     layers.push(copy);
     let top = i64::try_from(layers.len()).unwrap_or(i64::MAX) - 1;
-    if let Some(slot) = st.cards.get_mut(usize::from(card)) {
+    if let Some(slot) = Arc::make_mut(&mut st.cards).get_mut(usize::from(card)) {
         *slot = layers.into();
     }
     st.turn.new_layers.push([i64::from(card), top]);
@@ -863,7 +863,7 @@ mod tests {
         let cat = st.cat.clone();
         let card = st.players[0].deck.iter().copied().filter(|&c| layers_of(st, c).is_empty()).min().unwrap_or(0);
         let parts: Vec<CopyId> = cat.leaders[usize::from(l)].start.iter().filter_map(|&t| part_copy(st, t)).collect();
-        st.cards[usize::from(card)] = parts.into();
+        Arc::make_mut(&mut st.cards)[usize::from(card)] = parts.into();
         card
     }
 
@@ -892,7 +892,7 @@ mod tests {
         let soil = st.cards.iter().find(|l| !l.is_empty()).cloned().unwrap_or_else(|| Arc::from(Vec::new()));
         for c in st.players[1].deck.clone() {
             if layers_of(&st, c).is_empty() {
-                st.cards[usize::from(c)] = soil.clone();
+                Arc::make_mut(&mut st.cards)[usize::from(c)] = soil.clone();
             }
         }
         let rng = st.rng.clone();
@@ -909,7 +909,7 @@ mod tests {
         let extra = st.cat.soil_copy(Slot::Bottom);
         let mut layers = layers_of(&st, card).to_vec();
         layers.push(extra);
-        st.cards[usize::from(card)] = layers.into();
+        Arc::make_mut(&mut st.cards)[usize::from(card)] = layers.into();
         set_side(&mut st, card, true);
         assert_eq!(leader_on(&st, card).map(|(_, up)| up), Some(true));
         assert_eq!(layers_of(&st, card).last(), Some(&extra), "the advancement stays on top");

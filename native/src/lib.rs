@@ -10,6 +10,7 @@ pub mod actions;
 pub mod bots;
 pub mod card_types;
 pub mod catalogue;
+pub mod chain;
 pub mod determinize;
 pub mod discard;
 pub mod effects;

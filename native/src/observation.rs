@@ -472,7 +472,7 @@ pub fn visible_log(st: &State, viewer: Option<i64>, since: i64) -> J {
     let start = if since < 0 { (n + since).max(0) } else { since.min(n) };
     let skip = usize::try_from(start).unwrap_or(0);
     let mut out = Vec::new();
-    for (i, e) in (since..).zip(st.events.iter().skip(skip)) {
+    for (i, e) in (since..).zip(st.events.iter_from(skip)) {
         let text = match e.private_to {
             Some(p) if Some(i64::from(p)) != viewer => &e.public_text,
             _ => &e.text,

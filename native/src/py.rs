@@ -422,7 +422,7 @@ impl PyState {
     fn to_json_since(&self, since: usize) -> PyResult<String> {
         let mut st = self.inner.clone();
         guarded(|| {
-            st.events.drain(..since.min(st.events.len()));
+            st.events = st.events.iter_from(since).cloned().collect();
             Ok(crate::serialize::dumps(&st))
         })
     }

@@ -168,7 +168,13 @@ impl Rng {
 
     /// The next raw 64-bit draw of `stream` (Python's `_next`).
     pub fn next_u64(&mut self, stream: &Stream) -> u64 {
-        let slot = match self.states.iter().position(|(s, _)| s == stream) {
+        let slot = self.slot(stream);
+        next_of(slot)
+    }
+
+    /// The state of `stream`, started from the seed on its first use.
+    fn slot(&mut self, stream: &Stream) -> &mut u64 {
+        let i = match self.states.iter().position(|(s, _)| s == stream) {
             Some(i) => i,
             None => {
                 let start = derive_seed(self.seed.as_str(), &stream.name());
@@ -176,9 +182,7 @@ impl Rng {
                 self.states.len() - 1
             }
         };
-        let s = self.states[slot].1.wrapping_add(GOLDEN);
-        self.states[slot].1 = s;
-        mix(s)
+        &mut self.states[i].1
     }
 
     /// A uniform integer in `0..n` drawn from `stream`, by rejection as Python's `below`.
@@ -186,23 +190,40 @@ impl Rng {
     /// # Panics
     /// If `n` is 0 (Python raises `ValueError`; every caller passes a list's length >= 1).
     pub fn below(&mut self, stream: &Stream, n: u64) -> u64 {
-        assert!(n > 0, "below() needs a positive bound");
-        // Python: limit = MASK - (MASK + 1) % n, where (MASK + 1) % n == 2**64 mod n.
-        let limit = u64::MAX - (u64::MAX % n + 1) % n;
-        loop {
-            let r = self.next_u64(stream);
-            if r <= limit {
-                return r % n;
-            }
-        }
+        below_of(self.slot(stream), n)
     }
 
     /// Fisher-Yates shuffle of `items` in place (Python's `shuffle`).
     pub fn shuffle<T>(&mut self, stream: &Stream, items: &mut [T]) {
+        if items.len() < 2 {
+            return;
+        }
+        // One lookup of the stream for the whole shuffle: the draws are the same as one
+        // `below` call each.
+        let slot = self.slot(stream);
         for i in (1..items.len()).rev() {
             // i + 1 <= items.len(), which fits u64 and comes back below it.
-            let j = self.below(stream, i as u64 + 1) as usize;
+            let j = below_of(slot, i as u64 + 1) as usize;
             items.swap(i, j);
+        }
+    }
+}
+
+/// The next draw of a stream whose state is `s` (SplitMix64).
+fn next_of(s: &mut u64) -> u64 {
+    *s = s.wrapping_add(GOLDEN);
+    mix(*s)
+}
+
+/// `below(n)` on a stream whose state is `s`.
+fn below_of(s: &mut u64, n: u64) -> u64 {
+    assert!(n > 0, "below() needs a positive bound");
+    // Python: limit = MASK - (MASK + 1) % n, where (MASK + 1) % n == 2**64 mod n.
+    let limit = u64::MAX - (u64::MAX % n + 1) % n;
+    loop {
+        let r = next_of(s);
+        if r <= limit {
+            return r % n;
         }
     }
 }

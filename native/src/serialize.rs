@@ -554,14 +554,14 @@ fn from_dict(cat: Arc<Catalogue>, d: &J) -> Result<(State, Box<str>), SaveError>
     let events = list(field(d, "events")?, "events")?
         .iter()
         .map(|x| match list(x, "events")? {
-            [k, p, tx, pt, public, data] => Ok(Arc::new(Event {
+            [k, p, tx, pt, public, data] => Ok(Event {
                 kind: Cow::Owned(text(k, "events")?.into()),
                 player: opt_small(p, "events")?,
                 text: text(tx, "events")?.into(),
                 private_to: opt_small(pt, "events")?,
                 public_text: text(public, "events")?.into(),
                 data: dict_pairs(data, "events")?,
-            })),
+            }),
             _ => Err(corrupt("an event is [kind, player, text, private_to, public_text, data]")),
         })
         .collect::<Result<_, _>>()?;
@@ -581,13 +581,13 @@ fn from_dict(cat: Arc<Catalogue>, d: &J) -> Result<(State, Box<str>), SaveError>
     let st = State {
         ruleset,
         rng,
-        cards,
-        owner,
+        cards: Arc::new(cards),
+        owner: Arc::new(owner),
         players,
         adv_decks,
         commons,
         soil_left,
-        vale_types,
+        vale_types: Arc::new(vale_types),
         vale_decks,
         vale_rows,
         vp_pool: int(field(d, "vp_pool")?, "vp_pool")?,
@@ -607,7 +607,7 @@ fn from_dict(cat: Arc<Catalogue>, d: &J) -> Result<(State, Box<str>), SaveError>
         seen_leaders: smalls_or_empty(d, "seen_leaders")?,
         finish_turn,
         events,
-        history: texts(field(d, "history")?, "history")?.into_iter().map(Arc::from).collect(),
+        history: texts(field(d, "history")?, "history")?.into_iter().collect(),
         cat,
         stats_memo: Arc::default(),
     };

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::card_types::{Kind, SLOTS};
 use crate::catalogue::Catalogue;
+use crate::chain::Chain;
 use crate::rng::{Rng, Seed, Stream};
 use crate::rulesets::RuleSet;
 use crate::state::{CardId, Player, State, Turn};
@@ -108,13 +109,13 @@ pub fn new_state(
         cat,
         ruleset,
         rng,
-        cards,
-        owner,
+        cards: Arc::new(cards),
+        owner: Arc::new(owner),
         players: pls,
         adv_decks,
         commons,
         soil_left,
-        vale_types,
+        vale_types: Arc::new(vale_types),
         vale_decks,
         vale_rows,
         vp_pool: VP_POOL[n],
@@ -134,8 +135,8 @@ pub fn new_state(
         seen_leaders: Vec::new(),
         finish_turn: false,
         stats_memo: Arc::default(),
-        events: Vec::new(),
-        history: Vec::new(),
+        events: Chain::new(),
+        history: Chain::new(),
     };
     // 6. Mana tokens dealt at random, spent side up; the star token's owner starts.
     let first = st.rng.below(&Stream::Setup, u64::from(players)) as u8;

@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::catalogue::Catalogue;
+use crate::chain::Chain;
 use crate::pyjson::J;
 use crate::rng::Rng;
 use crate::rulesets::RuleSet;
@@ -278,10 +279,11 @@ pub struct State {
     pub ruleset: &'static RuleSet,
     /// The game's randomness.
     pub rng: Rng,
-    /// Each card's layers.
-    pub cards: Vec<Arc<[CopyId]>>,
-    /// Each card's original owner (its card back).
-    pub owner: Vec<u8>,
+    /// Each card's layers. Shared between copies of the game until one of them sleeves a
+    /// card (`Arc::make_mut`), which is rare beside the copies a search makes.
+    pub cards: Arc<Vec<Arc<[CopyId]>>>,
+    /// Each card's original owner (its card back); never changes, so shared by every copy.
+    pub owner: Arc<Vec<u8>>,
     /// The players.
     pub players: Vec<Player>,
     /// Levels 1-3: the face-down supply (top last).
@@ -290,8 +292,8 @@ pub struct State {
     pub commons: [[Option<CopyId>; 3]; 3],
     /// Fertile Soil copies left per slot (top, middle, bottom).
     pub soil_left: [i64; 3],
-    /// Vale card id -> vale type.
-    pub vale_types: Vec<u16>,
+    /// Vale card id -> vale type (never changes: shared by every copy).
+    pub vale_types: Arc<Vec<u16>>,
     /// Levels 1-2: the face-down vale decks (top last).
     pub vale_decks: [Vec<ValeId>; 2],
     /// Levels 1-2: the four face-up vales.
@@ -329,9 +331,9 @@ pub struct State {
     /// The `finish_turn` interface option.
     pub finish_turn: bool,
     /// The events.
-    pub events: Vec<Arc<Event>>,
+    pub events: Chain<Event>,
     /// Notation of every action applied.
-    pub history: Vec<Arc<str>>,
+    pub history: Chain<Box<str>>,
     /// Each card's stats with the layers they belong to, a cache that is not part of the
     /// game (`zones::card_stats` reads it, `zones::refresh_stats` renews it; an entry
     /// whose layers are no longer the card's is not used). Shared between clones.

@@ -82,7 +82,7 @@ pub fn card_stats(st: &State, card: CardId) -> Arc<SleeveStats> {
 /// without a lookup in the catalogue's memo. Nothing else changes.
 pub fn refresh_stats(st: &mut State) {
     let fresh = st.stats_memo.len() == st.cards.len()
-        && st.stats_memo.iter().zip(&st.cards).all(|((known, _), layers)| Arc::ptr_eq(known, layers));
+        && st.stats_memo.iter().zip(st.cards.iter()).all(|((known, _), layers)| Arc::ptr_eq(known, layers));
     if fresh {
         return;
     }
@@ -180,14 +180,7 @@ pub fn push_int(out: &mut String, n: i64) {
 
 /// Record an event (Python's `log`).
 pub fn log(st: &mut State, kind: &'static str, player: Option<u8>, text: String, data: Vec<(Box<str>, J)>) {
-    st.events.push(Arc::new(Event {
-        kind: kind.into(),
-        player,
-        text,
-        private_to: None,
-        public_text: String::new(),
-        data,
-    }));
+    st.events.push(Event { kind: kind.into(), player, text, private_to: None, public_text: String::new(), data });
 }
 
 /// Record an event whose text only `private_to` may read; the others read `public_text`
@@ -201,14 +194,7 @@ pub fn log_private(
     public_text: String,
     data: Data,
 ) {
-    st.events.push(Arc::new(Event {
-        kind: kind.into(),
-        player,
-        text,
-        private_to: Some(private_to),
-        public_text,
-        data,
-    }));
+    st.events.push(Event { kind: kind.into(), player, text, private_to: Some(private_to), public_text, data });
 }
 
 /// Run `steps` in the given order before anything already scheduled (Python's `schedule`).
@@ -483,8 +469,8 @@ mod tests {
         let cat = Catalogue::shared(&read("catalogue_base.json"), "base").unwrap();
         let mut st = loads(Arc::clone(&cat), &read("save_base_midgame.json")).unwrap();
         let cursed = cat.copy_id("Cursed Land", Slot::Top).unwrap();
-        st.cards[3] = Arc::from(vec![cursed, cat.soil_copy(Slot::Middle)]);
-        st.cards[4] = Arc::from(Vec::new());
+        Arc::make_mut(&mut st.cards)[3] = Arc::from(vec![cursed, cat.soil_copy(Slot::Middle)]);
+        Arc::make_mut(&mut st.cards)[4] = Arc::from(Vec::new());
         assert_eq!(card_name(&st, 3), "#3 Cursed Land + Fertile Soil");
         assert_eq!(card_name(&st, 4), "#4 Blank");
     }
@@ -498,9 +484,9 @@ mod tests {
             assert_eq!(stats(&st, card), *card_stats(&st, card));
         }
         let cursed = cat.copy_id("Cursed Land", Slot::Top).unwrap();
-        st.cards[0] = Arc::from(vec![cursed]);
+        Arc::make_mut(&mut st.cards)[0] = Arc::from(vec![cursed]);
         assert_eq!(card_stats(&st, 0).get(Symbol::Decay), 1);
-        st.cards[0] = Arc::from(vec![cursed, cat.soil_copy(Slot::Middle)]);
+        Arc::make_mut(&mut st.cards)[0] = Arc::from(vec![cursed, cat.soil_copy(Slot::Middle)]);
         assert_eq!(card_stats(&st, 0).get(Symbol::Mana), 2, "new layers, new stats");
         // The same layers in another catalogue (the same table read again) are its own.
         let other = Catalogue::shared(&read("catalogue_base.json"), "base").unwrap();

@@ -170,7 +170,7 @@ pub fn play_game(arena: &Arena, i: u64) -> Result<Record, String> {
         unfinished,
         decisions,
         bot_seconds: spent,
-        history: std::mem::take(&mut st.history),
+        history: st.history.iter().map(|h| Arc::from(&**h)).collect(),
     })
 }
 

@@ -641,8 +641,8 @@ mod tests {
     fn card(st: &mut State, p: u8, name: &str) -> (CardId, Ability) {
         let t = st.cat.type_id(name).unwrap();
         let copy = st.cat.printed_copies(t)[0];
-        st.cards.push(Arc::from(vec![copy]));
-        st.owner.push(p);
+        Arc::make_mut(&mut st.cards).push(Arc::from(vec![copy]));
+        Arc::make_mut(&mut st.owner).push(p);
         (CardId::try_from(st.cards.len() - 1).unwrap(), st.cat.types[usize::from(t)].abilities[0].clone())
     }
 
@@ -757,7 +757,7 @@ mod tests {
         let copy =
             *st.cat.printed_copies(t).iter().find(|&&c| !st.cat.copies[usize::from(c)].slots.overlaps(slots)).unwrap();
         let both: Arc<[crate::state::CopyId]> = Arc::from(vec![under, copy]);
-        st.cards[usize::from(two)] = both;
+        Arc::make_mut(&mut st.cards)[usize::from(two)] = both;
         st.players[usize::from(p)].field.extend([one, two]);
         (one, two)
     }
@@ -919,8 +919,14 @@ mod tests {
         // No such seat, no such card, no card at all: nothing happens.
         let (c, canopy) = card(&mut st, p, "Canopy Explorer");
         let (_, hatchery) = card(&mut st, p, "Hatchery");
-        st.cards.truncate(st.cards.len() - 2);
-        st.owner.truncate(st.owner.len() - 2);
+        {
+            let n = st.cards.len() - 2;
+            Arc::make_mut(&mut st.cards).truncate(n)
+        };
+        {
+            let n = st.owner.len() - 2;
+            Arc::make_mut(&mut st.owner).truncate(n)
+        };
         assert!(resolve(&mut st, 9, &canopy, &on(c)));
         assert!(resolve(&mut st, p, &canopy, &on(9999)));
         assert!(resolve(&mut st, p, &hatchery, &Vec::new()));

@@ -16,7 +16,7 @@ impl Ismcts {
     pub(super) fn iterate(&mut self, st: &State, seat: u8, t: &mut Tree, stop_turn: i64) -> Result<(), String> {
         let mut g = crate::determinize::determinize(st, Some(seat), &mut self.rng, &self.determinize);
         // The sample's history is never read: do not copy it along.
-        g.history = Vec::new();
+        g.history.clear();
         let mut node: NodeId = ROOT;
         let mut path: Vec<NodeId> = Vec::new();
         let mut expanded = false;
