@@ -1,7 +1,8 @@
 """The arena on a Ray cluster (issue 20, item 4): ``run_matches(backend="ray")`` and
 ``mysticvale simulate --backend ray [--address ...]`` give the local run's result for bots
 with iteration budgets, on a local Ray instance and on a cluster of several nodes
-(``ray.cluster_utils.Cluster``), and a worker killed mid-run changes no result.
+(``ray.cluster_utils.Cluster``), and a worker killed mid-run changes no result.  The
+self-play generator (``learn.selfplay.generate``, ``mysticvale selfplay``) too.
 
 Ray is the optional extra ``cluster``, which ``make test`` installs: under CI these tests must
 run, elsewhere they are skipped when Ray is missing."""
@@ -13,12 +14,14 @@ import json
 import os
 import signal
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from mysticvale.bots import cluster
 from mysticvale.bots.arena import run_matches
 from mysticvale.cli.main import app
+from mysticvale.learn.selfplay import ARRAYS, Positions, generate
 from ports import free_port
 from waiting import wait_for
 
@@ -92,6 +95,21 @@ def test_a_cluster_of_two_nodes_gives_the_local_result(two_nodes):
                                  "--address", two_nodes.address], env={"COLUMNS": "200"})
     assert r.exit_code == 0, r.output
     assert "3 games, 2 players" in r.output and " on Ray: " in r.output
+
+
+def test_self_play_on_a_cluster_gives_the_local_positions(two_nodes, tmp_path):
+    options = dict(games=4, players=2, seed=8)
+    local = generate(BOTS[:2], **options)
+    on_cluster = generate(BOTS[:2], backend="ray", address=two_nodes.address, **options)
+    assert all(np.array_equal(getattr(on_cluster, k), getattr(local, k)) for k in ARRAYS)
+    assert not ray.is_initialized()
+    out = tmp_path / "positions.npz"
+    r = CliRunner().invoke(app, ["selfplay", "--games", "3", "--seed", "8", "--backend", "ray", "--address",
+                                 two_nodes.address, "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert " on Ray: " in r.output
+    assert all(np.array_equal(getattr(Positions.load(out), k), getattr(generate(["greedy"], games=3, seed=8), k))
+               for k in ARRAYS)
 
 
 def _chunk_workers() -> list[int]:

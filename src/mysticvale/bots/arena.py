@@ -88,6 +88,35 @@ def labels_for(specs: list[str]) -> list[str]:
     return out
 
 
+def seat_bots(specs: list[str], seed: int, i: int, players: int,
+              think: float | None = None) -> tuple[list[int], list[Any]]:
+    """Game ``i``'s seat rotation and bots: ``entry[seat]`` is the index in ``specs`` of the
+    bot on that seat (``(seat + i) % players``), and ``bots[seat]`` that bot, seeded from the
+    game seed and its seat."""
+    gseed = game_seed(seed, i)
+    entry = [(s + i) % players for s in range(players)]
+    bots = []
+    for s in range(players):
+        name, opts = parse_bot(native_batch.played_spec(specs[entry[s]], think))
+        bots.append(make_bot(name, seed=derive_seed(gseed, f"bot{s}") & _SEED_MASK, **opts))
+    return entry, bots
+
+
+def run_tasks(work: Callable[[tuple], list[dict[str, Any]]], tasks: list[tuple], jobs: int,
+              sets: tuple[str, ...], progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """Every record of ``work(task)`` for each of ``tasks``, played by ``jobs`` processes of
+    this machine (each settled first), sorted by ``"game"``; ``progress(n)`` as they come."""
+    records: list[dict[str, Any]] = []
+    with ProcessPoolExecutor(max_workers=jobs, initializer=settle, initargs=(sets,)) as pool:
+        futures = [pool.submit(work, t) for t in tasks]
+        for f in as_completed(futures):
+            records.extend(f.result())
+            if progress:
+                progress(len(records))
+    records.sort(key=lambda r: r["game"])
+    return records
+
+
 def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str, ...], ruleset: str,
               think: float | None = None, max_rounds: int = MAX_ROUNDS, engine: str = "python",
               leaders: bool = False) -> dict[str, Any]:
@@ -103,11 +132,7 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
     labels = labels_for(specs)
     gseed = game_seed(seed, i)
     game = new_game(players=players, seed=gseed, sets=sets, ruleset=ruleset, engine=engine, leaders=leaders)
-    entry = [(s + i) % players for s in range(players)]       # seat -> entry index
-    bots = []
-    for s in range(players):
-        name, opts = parse_bot(native_batch.played_spec(specs[entry[s]], think))
-        bots.append(make_bot(name, seed=derive_seed(gseed, f"bot{s}") & _SEED_MASK, **opts))
+    entry, bots = seat_bots(specs, seed, i, players, think)
     decisions = [0] * players
     spent = [0.0] * players
     unfinished = False
@@ -148,25 +173,13 @@ def _play_chunk(args: tuple) -> list[dict[str, Any]]:
     return [play_game(specs, seed, i, players, sets, ruleset, think, max_rounds, engine, leaders) for i in indices]
 
 
-def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: int = 1,
-                sets: Iterable[str] = ("base",), ruleset: str = "yucata", jobs: int = 1,
-                think: float | None = None, max_rounds: int = MAX_ROUNDS,
-                progress: Callable[[int], None] | None = None, engine: str = "python",
-                leaders: bool = False, backend: str = "local", address: str | None = None) -> dict[str, Any]:
-    """Play ``games`` seeded games between ``bots`` and return the statistics.
-
-    ``bots``: one spec per seat (``players`` of them), or fewer specs that are repeated to
-    fill the seats.  ``progress(n)`` is called as games finish (n = games done so far).
-    ``engine``: ``python`` or ``native`` (the same games, so the same result but for the
-    timing).  ``leaders``: every game with the Twilight Garden leaders (``sets`` must hold it).
-    ``backend``: ``local`` (this machine's processes, ``jobs`` of them) or ``ray`` (the Ray
-    cluster at ``address``, or a local one when it is None: :mod:`.cluster`); the games and so
-    the result are the same.
-    The result has ``games``, ``wins``, ``win_rate``, ``win_rate_ci95`` (Wilson), ``ties``,
-    ``shared_wins``, ``scores``, ``rounds``, ``unfinished`` (games stopped at ``max_rounds``),
-    ``first_seat_wins``, ``per_game`` and ``timing``
-    (wall-clock figures, the only part that differs between identical runs).
-    """
+def checked_run(bots: Iterable[str], games: int, players: int, seed: int, sets: Iterable[str], ruleset: str,
+                jobs: int, think: float | None, max_rounds: int, engine: str, leaders: bool, backend: str,
+                address: str | None) -> list[str]:
+    """The bot spec of every entry of a run (``bots`` repeated in order to fill the seats),
+    after checking every option of :func:`run_matches` here, before any game is played:
+    ValueError (or the engine's own error) saying what is wrong."""
+    sets = tuple(sets)
     specs = [b.strip() for b in bots if b.strip()]
     if not specs:
         raise ValueError("name at least one bot")
@@ -187,11 +200,35 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
         raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     if address is not None and backend != "ray":
         raise ValueError("an address is for the ray backend (--backend ray)")
-    sets = tuple(sets)
     for s in specs:        # fail early, in this process, on an unknown bot or option
         name, opts = parse_bot(native_batch.played_spec(s, think))
         make_bot(name, seed=0, **opts)
     new_game(players=players, seed=seed, sets=sets, ruleset=ruleset, engine=engine, leaders=leaders)  # validates
+    return specs
+
+
+def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: int = 1,
+                sets: Iterable[str] = ("base",), ruleset: str = "yucata", jobs: int = 1,
+                think: float | None = None, max_rounds: int = MAX_ROUNDS,
+                progress: Callable[[int], None] | None = None, engine: str = "python",
+                leaders: bool = False, backend: str = "local", address: str | None = None) -> dict[str, Any]:
+    """Play ``games`` seeded games between ``bots`` and return the statistics.
+
+    ``bots``: one spec per seat (``players`` of them), or fewer specs that are repeated to
+    fill the seats.  ``progress(n)`` is called as games finish (n = games done so far).
+    ``engine``: ``python`` or ``native`` (the same games, so the same result but for the
+    timing).  ``leaders``: every game with the Twilight Garden leaders (``sets`` must hold it).
+    ``backend``: ``local`` (this machine's processes, ``jobs`` of them) or ``ray`` (the Ray
+    cluster at ``address``, or a local one when it is None: :mod:`.cluster`); the games and so
+    the result are the same.
+    The result has ``games``, ``wins``, ``win_rate``, ``win_rate_ci95`` (Wilson), ``ties``,
+    ``shared_wins``, ``scores``, ``rounds``, ``unfinished`` (games stopped at ``max_rounds``),
+    ``first_seat_wins``, ``per_game`` and ``timing``
+    (wall-clock figures, the only part that differs between identical runs).
+    """
+    sets = tuple(sets)
+    specs = checked_run(bots, games, players, seed, sets, ruleset, jobs, think, max_rounds, engine, leaders,
+                        backend, address)
 
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
@@ -209,14 +246,7 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
         chunk = max(1, min(8, games // (jobs * 8) or 1))
         tasks = _chunks(range(games), chunk, specs, seed, players, sets, ruleset, think, max_rounds, engine,
                         leaders)
-        with ProcessPoolExecutor(max_workers=jobs, initializer=settle,
-                                 initargs=(sets,)) as pool:
-            futures = [pool.submit(_play_chunk, t) for t in tasks]
-            for f in as_completed(futures):
-                records.extend(f.result())
-                if progress:
-                    progress(len(records))
-        records.sort(key=lambda r: r["game"])
+        records = run_tasks(_play_chunk, tasks, jobs, sets, progress)
     elapsed = time.perf_counter() - t0
     return summarize(records, specs, players=players, seed=seed, sets=sets, ruleset=ruleset,
                      elapsed=elapsed, jobs=jobs, think=think, engine=engine, leaders=leaders, backend=backend)

@@ -94,14 +94,19 @@ def _check_reachable(address: str) -> None:
 
 
 def run(tasks: list[tuple], first: dict[str, Any] | None = None,
-        progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    """The records of every game of ``tasks`` (``arena._play_chunk`` arguments), played as Ray
-    tasks in the :func:`session`, sorted by game; ``first``: a record the driver already has
-    (game 0), counted in the progress.  A task whose worker dies is run again."""
-    from .arena import _play_chunk
+        progress: Callable[[int], None] | None = None,
+        work: Callable[[tuple], list[dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
+    """The records of every game of ``tasks``, played as Ray tasks in the :func:`session`,
+    sorted by game; ``work``: what a task runs on its arguments (default ``arena._play_chunk``,
+    the arena's games; the self-play generator's ``learn.selfplay._play_chunk`` records
+    positions), a module-level function that returns records with a ``"game"``.  ``first``:
+    a record the driver already has (game 0), counted in the progress.  A task whose worker
+    dies is run again."""
+    if work is None:
+        from .arena import _play_chunk as work
 
     ray = _ray()
-    remote = ray.remote(max_retries=RETRIES, retry_exceptions=False)(_play_chunk)
+    remote = ray.remote(max_retries=RETRIES, retry_exceptions=False)(work)
     pending = [remote.remote(t) for t in tasks]
     records = [first] if first else []
     if progress and records:

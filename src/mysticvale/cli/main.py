@@ -25,6 +25,7 @@ _COMMANDS = (
     ("demo", "demo"),
     ("cards", "cards"),
     ("simulate", "simulate"),
+    ("selfplay", "selfplay"),
     ("play", "play"),
     ("bots", "bots"),
     ("serve", "serve"),
