@@ -273,9 +273,26 @@ def tab_of(page, target: str) -> str | None:
         "el => { const s = el.closest('section[data-tab]'); return s ? s.dataset.tab : null; }")
 
 
+_BOXES_JS = """(sels) => sels.map((s) => {
+  const el = document.querySelector(s);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  return r.width || r.height ? {x: r.x, y: r.y, width: r.width, height: r.height} : null;
+})"""
+
+
+def boxes(page, *selectors: str) -> list[dict]:
+    """The boxes of the first element of each of ``selectors``, measured in one step of the page,
+    once every one of them is shown.  The table draws itself anew on each change, replacing its
+    elements: boxes read one at a time (``locator.bounding_box()``) may come from two drawings,
+    or from an element the page has just replaced (None), so they are read here all at once, in
+    the page, and read again until each element is on the page and has a size."""
+    return wait_for(lambda: (lambda got: got if all(got) else None)(page.evaluate(_BOXES_JS, list(selectors))))
+
+
 def in_viewport(page, target: str) -> bool:
     """Whether ``target`` is wholly on screen as the page stands (without scrolling to it)."""
-    box = page.locator(target).first.bounding_box()
+    box = page.evaluate(_BOXES_JS, [target])[0]
     size = page.viewport_size
     return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1 and box["x"] >= 0 \
         and box["x"] + box["width"] <= size["width"] + 1

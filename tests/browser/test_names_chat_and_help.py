@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 
 import pytest
 
-from browser_helpers import HTTP_TIMEOUT, MY_TURN, long_press, no_horizontal_scroll, play_api, seat_url
+from browser_helpers import HTTP_TIMEOUT, MY_TURN, boxes, long_press, no_horizontal_scroll, play_api, seat_url
 
 import mysticvale as mv
 from mysticvale.bots import SeatView, make_bot
@@ -370,7 +370,7 @@ def test_keyword_help_on_tap_and_long_press_on_a_phone(browser, server, shot_dir
         assert pg.locator("#zoom").is_visible()
         expected = json.loads(urllib.request.urlopen(urljoin(server, "/static/messages/en.json")).read())
         assert expected[f"help.keyword.{key}"] in pg.inner_text("#help-tip")
-        tip = pg.locator("#help-tip").bounding_box()
+        tip, = boxes(pg, "#help-tip")
         assert tip["x"] >= 0 and tip["x"] + tip["width"] <= PHONE["width"] + 1
         pg.screenshot(path=str(shot_dir / "help-tap-phone.png"))
         # Its close button closes it; a tap outside then closes the zoom as before.

@@ -9,7 +9,7 @@ import statistics
 
 import pytest
 
-from browser_helpers import (MY_TURN, count_sent_changes, create_game, http_json, long_press, no_horizontal_scroll,
+from browser_helpers import (MY_TURN, boxes, count_sent_changes, create_game, http_json, long_press, no_horizontal_scroll,
                              no_playback, open_seat, play_api, push_deck, screenshot, sent_changes, seq, use_settings,
                              wait_seq_change)
 
@@ -354,7 +354,7 @@ def test_phone_harvest_needs_no_long_scroll(browser, server, shot_dir):
         pg.add_init_script("localStorage.setItem('mysticvale.settings', JSON.stringify({animations: false}))")
         open_seat(pg, server, game)
         pg.wait_for_function(MY_TURN)
-        bar = pg.locator("#actionbar").bounding_box()
+        bar, = boxes(pg, "#actionbar")
         assert bar["y"] + bar["height"] <= 844 + 1 and bar["y"] > 600          # at the bottom, in view
         text = pg.inner_text("#actionbar")
         assert "buys 0/2" in text and "End Harvest" in text

@@ -18,7 +18,7 @@ from urllib.parse import urljoin
 import pytest
 
 import mysticvale as mv
-from browser_helpers import (click_and_wait, create_game, open_tab, phone_page, play_api, screenshot, seat_state,
+from browser_helpers import (boxes, click_and_wait, create_game, open_tab, phone_page, play_api, screenshot, seat_state,
                              seat_url, seq, use_settings, views)
 from table_policies import Wants, drive
 
@@ -181,9 +181,10 @@ def test_new_vales_count_as_plus_x_the_draw_pile_counts_the_on_deck_card_and_und
         assert page.inner_text("#undone").strip() == "↶ Undone."
         assert page.locator("#banner").is_hidden()
         for target in ("#finish", "#buttons [data-action=pass], #finish"):
-            box = page.locator(target).first.bounding_box()
-            hit = page.evaluate(f"document.elementFromPoint({box['x'] + box['width'] / 2}, {box['y'] + box['height'] / 2})"
-                                ".closest('#finish, #undo, #buttons')?.id")
+            # the box and what stands at its middle, in one step of the page
+            hit = page.evaluate("(sel) => { const r = document.querySelector(sel).getBoundingClientRect();"
+                                " return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)"
+                                ".closest('#finish, #undo, #buttons')?.id; }", target)
             assert hit in ("finish", "buttons"), hit
         assert page.inner_text("#players .player.me .vales-btn").strip() == f"vales {owned}"
         screenshot(page, shot_dir / "undone-note-desktop-en.png")
@@ -254,11 +255,9 @@ def test_the_tour_never_covers_chat_and_log_on_a_desktop(browser, server, shot_d
         for step in range(5):
             page.wait_for_selector("#tour")
             page.wait_for_function("!!document.querySelector('.tour-target')")
-            tour = page.locator("#tour").bounding_box()
-            for side in ("#chat", "#log-panel"):
-                box = page.locator(side).bounding_box()
+            tour, chat, log_panel, target = boxes(page, "#tour", "#chat", "#log-panel", ".tour-target")
+            for side, box in (("#chat", chat), ("#log-panel", log_panel)):
                 assert not _overlap(tour, box), (step, side, tour, box)
-            target = page.locator(".tour-target").bounding_box()
             assert not _overlap(tour, target) or target["height"] > 700, (step, tour, target)
             screenshot(page, shot_dir / f"tour-step-{step + 1}-desktop-en.png")
             page.click("#tour-next")
@@ -277,10 +276,10 @@ def test_on_a_phone_the_tour_offer_and_summary_leave_the_field_on_the_first_scre
             pg.wait_for_selector("#tour-offer")
             assert pg.locator("#summary li").count() == 3            # three other players
             # One line each: the offer and the folded summary.
-            assert pg.locator("#tour-offer").bounding_box()["height"] <= 46
-            assert pg.locator("#summary").bounding_box()["height"] <= 46
-            bar = pg.locator("#actionbar").bounding_box()
-            first = pg.locator("#field .field-cards .card-slot").first.bounding_box()
+            offer, summary, bar, first = boxes(pg, "#tour-offer", "#summary", "#actionbar",
+                                               "#field .field-cards .card-slot")
+            assert offer["height"] <= 46
+            assert summary["height"] <= 46
             assert first["y"] + first["height"] <= bar["y"], (first, bar)
             screenshot(pg, shot_dir / f"phone-first-screen-{lang}.png")
             # The summary opens on a tap and shows a line per player.

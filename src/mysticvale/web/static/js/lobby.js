@@ -15,7 +15,7 @@ import {
 import { askName, seatLabel } from "./welcome.js";
 import { kindName } from "./seats.js";
 import { installProfile, closeProfile, copyButton } from "./profile.js";
-import { gamesChanged, setSound } from "./notify.js";
+import { gamesChanged, soundFromServer } from "./notify.js";
 import { openTablesPanel, setOpenTables, openTableChanged, openTableGone, fetchOpenTables } from "./tables.js";
 import { tableTitle, ratingBadge, personLink } from "./tablename.js";
 import { houseCardsField } from "./housecards.js";
@@ -96,7 +96,8 @@ export async function renderLobby({ restored = false, message = "" } = {}) {
   }
   await migrateOldGames().catch(() => { /* tried again next time */ });
   installProfile({ onKeyChanged: () => { if (socket) socket.restart(); }, onKeyRefused: lostKey });
-  getSettings().then((st) => setSound(!!st.sound)).catch(() => { /* the sound setting stays as kept here */ });
+  const soundSync = soundFromServer();      // a choice made on this page before the answer stands
+  getSettings().then((st) => soundSync(!!st.sound)).catch(() => { /* the sound setting stays as kept here */ });
 
   const bots = await botChoices();
   const list_ = h("section", { id: "your-games", class: "panel games-panel" },

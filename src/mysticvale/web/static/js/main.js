@@ -17,7 +17,7 @@ import { renderLobby } from "./lobby.js";
 import { startTable } from "./table.js";
 import { adoptKeyFromHash, personKey, getSettings, LobbySocket } from "./people.js";
 import { seatForTable } from "./welcome.js";
-import { atTable, gamesChanged, setSound } from "./notify.js";
+import { atTable, gamesChanged, soundFromServer } from "./notify.js";
 import { tabSeat, setTabSeat } from "./storage.js";
 import { tableTitle } from "./tablename.js";
 
@@ -68,7 +68,8 @@ async function followPersonsLanguage(restored) {
 function watchOtherGames(id) {
   if (!personKey()) return;
   atTable(id);
-  getSettings().then((st) => setSound(!!st.sound)).catch(() => { /* the copy kept here stays */ });
+  const soundSync = soundFromServer();      // a choice made on this page before the answer stands
+  getSettings().then((st) => soundSync(!!st.sound)).catch(() => { /* the copy kept here stays */ });
   const options = { label: (g) => tableTitle(g.name, g.players), link: (g) => `/games/${encodeURIComponent(g.id)}` };
   new LobbySocket({
     onGames: (rows) => gamesChanged(rows, { complete: true, ...options }),

@@ -96,6 +96,27 @@ export function setSound(on) {
   if (prefs.sound) unlockAudio();
 }
 
+let soundChoices = 0;        // how often the person turned the sound on or off on this page
+
+/** The person's own choice (the profile's box): kept, and counted, so that an answer of the
+ *  server asked for before it cannot undo it (see soundFromServer). */
+export function chooseSound(on) {
+  soundChoices += 1;
+  setSound(on);
+}
+
+/** Call before asking the server for the settings; the function returned takes the server's
+ *  sound setting and keeps it, unless the person chose here meanwhile (then the choice stands,
+ *  and is on its way to the server).  It returns whether it kept the server's. */
+export function soundFromServer() {
+  const asked = soundChoices;
+  return (on) => {
+    if (soundChoices !== asked) return false;
+    setSound(on);
+    return true;
+  };
+}
+
 /** Browsers let a page play sound only after the person touched it: the audio is made ready on
  *  the first click or key press. */
 function unlockAudio() {

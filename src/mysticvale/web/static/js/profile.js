@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 import { refusalText } from "./api.js";
 import { person, rename, replaceKey, signOutEverywhere, personalLink, getSettings, patchSettings, resendConfirmation, keyRefused } from "./people.js";
 import {
-  notificationPermission, notificationsOn, askNotifications, setNotifications, setSound, soundOn, chime,
+  notificationPermission, notificationsOn, askNotifications, setNotifications, chooseSound, soundFromServer, soundOn, chime,
 } from "./notify.js";
 import { NAME_MAX } from "./welcome.js";
 import { languageField } from "./dialogs.js";
@@ -222,7 +222,7 @@ function noticeSection() {
   const sound = h("input", { type: "checkbox", id: "sound-on", checked: soundOn() });
   const soundMsg = note();
   sound.addEventListener("change", async () => {
-    setSound(sound.checked);
+    chooseSound(sound.checked);
     if (sound.checked) chime();
     try {
       await patchSettings({ sound: sound.checked });
@@ -235,9 +235,11 @@ function noticeSection() {
     h("button", { type: "button", class: "small", id: "sound-test", onclick: () => chime() }, t("notify.sound_test"))), soundMsg);
   const mail = h("div", { id: "email-part" });
   part.append(mail);
+  // The box opens with this browser's own setting; the server's (another device's choice)
+  // replaces it when it comes, unless the person has clicked the box meanwhile.
+  const fromServer = soundFromServer();
   getSettings().then((st) => {
-    setSound(!!st.sound);
-    sound.checked = !!st.sound;
+    if (fromServer(!!st.sound)) sound.checked = !!st.sound;
     if (st.email_available) mail.replaceChildren(emailRows(st));
   }).catch((e) => { if (!refused(e)) soundMsg.say(t("notify.load_failed", { why: e.message }), "warn"); });
   return part;
