@@ -292,7 +292,7 @@ def boxes(page, *selectors: str) -> list[dict]:
 
 def in_viewport(page, target: str) -> bool:
     """Whether ``target`` is wholly on screen as the page stands (without scrolling to it)."""
-    box = page.evaluate(_BOXES_JS, [target])[0]
+    box = page.locator(target).first.bounding_box()
     size = page.viewport_size
     return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1 and box["x"] >= 0 \
         and box["x"] + box["width"] <= size["width"] + 1
