@@ -4,8 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS := fast,dev,server,plot,openspiel,pettingzoo
-# Extras only the tests need (Ray for the cluster backend: a large wheel the server does not use).
-TEST_EXTRAS := cluster
+# Extras only the tests need (Ray for the cluster backend: a large wheel the server does not use;
+# scikit-learn to train the value network).
+TEST_EXTRAS := cluster,learn
 TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: run test system-packages compile native native-check clean
@@ -40,7 +41,8 @@ CARGO := $(shell command -v cargo 2>/dev/null)
 NATIVE_STAMP := build/native.stamp
 NATIVE_ENV := VIRTUAL_ENV=$(abspath $(VENV)) PYO3_PYTHON=$(abspath $(BIN))/python
 ifneq ($(CARGO),)
-$(NATIVE_STAMP): $(STAMP) native/Cargo.toml native/Cargo.lock $(shell find native/src -name '*.rs' 2>/dev/null)
+$(NATIVE_STAMP): $(STAMP) native/Cargo.toml native/Cargo.lock $(shell find native/src -name '*.rs' 2>/dev/null) \
+		src/mysticvale/bots/data/value_net.json
 	$(NATIVE_ENV) $(BIN)/maturin develop --release --skip-install
 	mkdir -p build && touch $(NATIVE_STAMP)
 

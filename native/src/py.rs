@@ -836,7 +836,8 @@ impl PyNativeBot {
 /// The value model (`bots/value_model.rs`) over a greedy evaluator of the given spec's
 /// options and seed: `remember(state)` lets the evaluator see the commons (as its bot does
 /// at each decision), `seat_features(state, seat)` and `win_chances(state)` are Python's
-/// `ValueModel` methods (on the state the caller may see: for `win_chances` a whole game).
+/// `ValueModel` methods (on the state the caller may see: for `win_chances` a whole game),
+/// and `net_chances(state)` the value network's `win_chances` over these features.
 #[pyclass(name = "ValueModel", module = "mysticvale._native")]
 struct PyValueModel {
     inner: std::sync::Mutex<crate::bots::value_model::ValueModel>,
@@ -877,6 +878,14 @@ impl PyValueModel {
     fn win_chances(&mut self, state: &PyState) -> PyResult<Vec<f64>> {
         let m = self.inner.get_mut().map_err(|_| PyRuntimeError::new_err("native engine bug: poisoned"))?;
         guarded(|| Ok(m.win_chances(&state.inner)))
+    }
+
+    /// Each seat's chance of winning by the shipped value network over this model's
+    /// features (`bots/value_net.rs`; Python's `ValueNet.win_chances`).
+    fn net_chances(&mut self, state: &PyState) -> PyResult<Vec<f64>> {
+        let net = crate::bots::value_net::Net::shipped().map_err(PyRuntimeError::new_err)?;
+        let m = self.inner.get_mut().map_err(|_| PyRuntimeError::new_err("native engine bug: poisoned"))?;
+        guarded(|| Ok(crate::bots::value_net::win_chances(net, m, &state.inner)))
     }
 }
 

@@ -1,7 +1,7 @@
 """The native ISMCTS bot (``native/src/bots/ismcts/``) searches as the Python ``ISMCTS`` does:
 for the same seed and an iteration budget it plays the same move with the same root
 statistics (iterations, visits and mean reward of each root action), along games of every
-set, leaders, 2-4 players and both value modes, the same pair of bots asked again and again
+set, leaders, 2-4 players and every value mode (the value network's too), the same pair of bots asked again and again
 (so their random streams and what they have seen of the commons carry on alike).  Its
 options fail with Python's messages, it lets the GIL go while it thinks, and the batch plays
 it giving the Python arena's records."""
@@ -37,6 +37,8 @@ CASES = [
     (13, 4, ("base", "twilight_garden"), "german", True, {"iterations": 20, "value": "model", "horizon": 2}),
     (14, 2, ("base", "vale_of_magic", "twilight_garden"), "yucata", True,
      {"iterations": 30, "value": "greedy", "scale": 5, "c": 0.7, "prior": 0.5, "margin": 1.2}),
+    (15, 2, ("base",), "yucata", False, {"iterations": 40, "value": "net"}),
+    (16, 3, ("base", "vale_of_magic", "twilight_garden"), "german", True, {"iterations": 25, "value": "net"}),
 ]
 
 
@@ -88,7 +90,7 @@ def test_asked_at_every_decision(core):
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**40), players=st.integers(2, 4), sets=st.sampled_from(SET_LISTS),
        ruleset=st.sampled_from(sorted(mv.RULESETS)), leaders=st.booleans(),
-       value=st.sampled_from(["model", "greedy"]), iterations=st.integers(1, 25),
+       value=st.sampled_from(["model", "greedy", "net"]), iterations=st.integers(1, 25),
        horizon=st.integers(1, 3))
 def test_hypothesis_games(core, seed, players, sets, ruleset, leaders, value, iterations, horizon):
     opts = {"iterations": iterations, "value": value, "horizon": horizon}

@@ -2,7 +2,7 @@
 ``ValueModel``: along seeded random and greedy games of every set list, rule set, 2-4
 players, leaders and ``finish_turn``, every seat's ``seat_features`` (on its own
 observation) and the ``win_chances`` of the whole game agree to 1e-9, with evaluators that
-saw the same commons."""
+saw the same commons; so do the value network's (``value_net.rs`` against numpy's)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import mysticvale as mv
 from mysticvale.bots.base import SeatView
 from mysticvale.bots.greedy import Greedy
 from mysticvale.bots.value_model import ValueModel
+from mysticvale.bots.value_net import ValueNet
 from mysticvale.cards.catalogue import load_catalogue
 from mysticvale.engine import native
 from mysticvale.engine.rng import Rng
@@ -35,6 +36,7 @@ def compare(core, seed, players, sets, ruleset, leaders=False, finish_turn=False
                        finish_turn=finish_turn)
     twin = native.catalogue(load_catalogue(tuple(sets)))
     py = ValueModel(Greedy(seed=1, **_opts(spec)))
+    net = ValueNet(py)
     rs = core.ValueModel(1, spec)
     bots = [Greedy(seed=s) for s in range(players)]
     rng = Rng(seed)
@@ -52,6 +54,7 @@ def compare(core, seed, players, sets, ruleset, leaders=False, finish_turn=False
                 a, b = py.seat_features(game.observe(p), p), rs.seat_features(state, p)
                 assert a == pytest.approx(b, abs=1e-9, rel=0), (seed, step, p)
             assert py.win_chances(game) == pytest.approx(rs.win_chances(state), abs=1e-9, rel=0), (seed, step)
+            assert net.win_chances(game) == pytest.approx(rs.net_chances(state), abs=1e-9, rel=0), (seed, step)
             n += 1
         p = game.current_player
         legal = game.legal_actions()
@@ -59,6 +62,7 @@ def compare(core, seed, players, sets, ruleset, leaders=False, finish_turn=False
         game.apply_action(action)
     state = core.State.from_json(twin, game.to_json())
     assert py.win_chances(game) == pytest.approx(rs.win_chances(state), abs=1e-9, rel=0)
+    assert net.win_chances(game) == pytest.approx(rs.net_chances(state), abs=1e-9, rel=0)
     return n
 
 

@@ -12,6 +12,7 @@ pub mod greedy;
 pub mod ismcts;
 pub mod random;
 pub mod value_model;
+pub mod value_net;
 
 use crate::actions::Notation;
 use crate::rng::Seed;

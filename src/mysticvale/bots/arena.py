@@ -39,6 +39,7 @@ from ..engine.rng import derive_seed
 from ..engine.scoring import winners as winners_now
 from ..runtime import settle
 from . import make_bot, native_batch
+from .levels import expand
 from .base import SeatView
 from .stats import describe, wilson
 
@@ -89,16 +90,25 @@ def labels_for(specs: list[str]) -> list[str]:
 
 
 def seat_bots(specs: list[str], seed: int, i: int, players: int,
-              think: float | None = None) -> tuple[list[int], list[Any]]:
+              think: float | None = None, native: bool = False) -> tuple[list[int], list[Any]]:
     """Game ``i``'s seat rotation and bots: ``entry[seat]`` is the index in ``specs`` of the
     bot on that seat (``(seat + i) % players``), and ``bots[seat]`` that bot, seeded from the
-    game seed and its seat."""
+    game seed and its seat.  ``native``: the native core's twin of a bot where it has one
+    (the same moves under an iteration budget, far faster)."""
     gseed = game_seed(seed, i)
     entry = [(s + i) % players for s in range(players)]
     bots = []
     for s in range(players):
         name, opts = parse_bot(native_batch.played_spec(specs[entry[s]], think))
-        bots.append(make_bot(name, seed=derive_seed(gseed, f"bot{s}") & _SEED_MASK, **opts))
+        bot_seed = derive_seed(gseed, f"bot{s}") & _SEED_MASK
+        if native:
+            from .native_bot import NativeBot, has_bot
+
+            name, opts = expand(name, opts)
+            if has_bot(name, opts):
+                bots.append(NativeBot(name, seed=bot_seed, **opts))
+                continue
+        bots.append(make_bot(name, seed=bot_seed, **opts))
     return entry, bots
 
 
@@ -161,16 +171,48 @@ def play_game(specs: list[str], seed: int, i: int, players: int, sets: tuple[str
     }
 
 
-def _chunks(games: range, chunk: int, specs, seed, players, sets, ruleset, think, max_rounds, engine,
-            leaders) -> list[tuple]:
-    """``games`` cut into runs of ``chunk``, each as the arguments of :func:`_play_chunk`."""
-    return [(specs, seed, list(games[k:k + chunk]), players, sets, ruleset, think, max_rounds, engine, leaders)
-            for k in range(0, len(games), chunk)]
-
-
 def _play_chunk(args: tuple) -> list[dict[str, Any]]:
-    specs, seed, indices, players, sets, ruleset, think, max_rounds, engine, leaders = args
-    return [play_game(specs, seed, i, players, sets, ruleset, think, max_rounds, engine, leaders) for i in indices]
+    """The records of one task's games: ``args`` is ``(play_one, specs, seed, indices, *rest)``
+    and each record ``play_one(specs, seed, i, *rest)`` (a module-level function, so that a
+    process pool and Ray can send it)."""
+    play_one, specs, seed, indices, *rest = args
+    return [play_one(specs, seed, i, *rest) for i in indices]
+
+
+def play_all(play_one: Callable[..., dict[str, Any]], specs: list[str], seed: int, games: int, players: int,
+             sets: tuple[str, ...], ruleset: str, think: float | None, max_rounds: int, engine: str,
+             leaders: bool, jobs: int, backend: str, address: str | None,
+             progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """The record of each of the run's games ``0 .. games - 1``, sorted by game:
+    ``play_one(specs, seed, i, players, sets, ruleset, think, max_rounds, engine, leaders)``
+    (:func:`play_game`, or the self-play generator's positions), played here (``jobs == 1``),
+    by ``jobs`` processes of this machine, or on Ray (``backend="ray"``: the cluster at
+    ``address``, game 0 here first to time a game, then tasks of about a second each,
+    :mod:`.cluster`).  Game ``i``'s record does not depend on where it was played."""
+    rest = (players, sets, ruleset, think, max_rounds, engine, leaders)
+
+    def tasks(indices: range, chunk: int) -> list[tuple]:
+        return [(play_one, specs, seed, list(indices[k:k + chunk]), *rest) for k in range(0, len(indices), chunk)]
+
+    if backend == "ray":
+        from . import cluster
+
+        with cluster.session(address):
+            settle(sets=sets)
+            t0 = time.perf_counter()
+            first = play_one(specs, seed, 0, *rest)
+            return cluster.run(tasks(range(1, games), cluster.chunk_size(time.perf_counter() - t0)), first, progress)
+    if jobs == 1:
+        settle(sets=sets)        # the catalogue lives as long as the process: out of gc's way
+        records = []
+        for i in range(games):
+            records.append(play_one(specs, seed, i, *rest))
+            if progress:
+                progress(len(records))
+        return records
+    # Small chunks keep the processes busy to the end and the progress bar moving.
+    chunk = max(1, min(8, games // (jobs * 8) or 1))
+    return run_tasks(_play_chunk, tasks(range(games), chunk), jobs, sets, progress)
 
 
 def checked_run(bots: Iterable[str], games: int, players: int, seed: int, sets: Iterable[str], ruleset: str,
@@ -231,41 +273,11 @@ def run_matches(bots: Iterable[str], games: int = 100, players: int = 2, seed: i
                         backend, address)
 
     t0 = time.perf_counter()
-    records: list[dict[str, Any]] = []
-    if backend == "ray":
-        records = _play_on_ray(specs, seed, games, players, sets, ruleset, think, max_rounds, engine, leaders,
-                               address, progress)
-    elif jobs == 1:
-        settle(sets=sets)        # the catalogue lives as long as the process: out of gc's way
-        for i in range(games):
-            records.append(play_game(specs, seed, i, players, sets, ruleset, think, max_rounds, engine, leaders))
-            if progress:
-                progress(len(records))
-    else:
-        # Small chunks keep the processes busy to the end and the progress bar moving.
-        chunk = max(1, min(8, games // (jobs * 8) or 1))
-        tasks = _chunks(range(games), chunk, specs, seed, players, sets, ruleset, think, max_rounds, engine,
-                        leaders)
-        records = run_tasks(_play_chunk, tasks, jobs, sets, progress)
+    records = play_all(play_game, specs, seed, games, players, sets, ruleset, think, max_rounds, engine, leaders,
+                       jobs, backend, address, progress)
     elapsed = time.perf_counter() - t0
     return summarize(records, specs, players=players, seed=seed, sets=sets, ruleset=ruleset,
                      elapsed=elapsed, jobs=jobs, think=think, engine=engine, leaders=leaders, backend=backend)
-
-
-def _play_on_ray(specs, seed, games, players, sets, ruleset, think, max_rounds, engine, leaders, address,
-                 progress) -> list[dict[str, Any]]:
-    """The records of every game, played as Ray tasks of about a second each (:mod:`.cluster`):
-    game 0 here first, to time a game."""
-    from . import cluster
-
-    with cluster.session(address):
-        settle(sets=sets)
-        t0 = time.perf_counter()
-        first = play_game(specs, seed, 0, players, sets, ruleset, think, max_rounds, engine, leaders)
-        chunk = cluster.chunk_size(time.perf_counter() - t0)
-        tasks = _chunks(range(1, games), chunk, specs, seed, players, sets, ruleset, think, max_rounds, engine,
-                        leaders)
-        return cluster.run(tasks, first, progress)
 
 
 def summarize(records: list[dict[str, Any]], specs: list[str], *, players: int, seed: int,

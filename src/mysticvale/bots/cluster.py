@@ -94,16 +94,12 @@ def _check_reachable(address: str) -> None:
 
 
 def run(tasks: list[tuple], first: dict[str, Any] | None = None,
-        progress: Callable[[int], None] | None = None,
-        work: Callable[[tuple], list[dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
-    """The records of every game of ``tasks``, played as Ray tasks in the :func:`session`,
-    sorted by game; ``work``: what a task runs on its arguments (default ``arena._play_chunk``,
-    the arena's games; the self-play generator's ``learn.selfplay._play_chunk`` records
-    positions), a module-level function that returns records with a ``"game"``.  ``first``:
-    a record the driver already has (game 0), counted in the progress.  A task whose worker
-    dies is run again."""
-    if work is None:
-        from .arena import _play_chunk as work
+        progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """The records of every game of ``tasks`` (``arena._play_chunk``'s arguments: the arena's
+    games, or the self-play generator's positions), played as Ray tasks in the
+    :func:`session`, sorted by game.  ``first``: a record the driver already has (game 0),
+    counted in the progress.  A task whose worker dies is run again."""
+    from .arena import _play_chunk as work
 
     ray = _ray()
     remote = ray.remote(max_retries=RETRIES, retry_exceptions=False)(work)

@@ -61,8 +61,8 @@ class ISMCTS:
     bound the search), ``horizon`` (turns ended before scoring; default 3: in a
     two-player game, the end of the searching seat's *next* turn, so the on-deck card and
     deck it leaves itself count; 1 = the end of the current turn), ``c`` (UCB exploration
-    constant), ``value`` (``"model"``, the default: the fitted value model; ``"greedy"``:
-    the greedy bot's position value), ``scale`` (with ``value="greedy"`` only: the VP
+    constant), ``value`` (``"model"``, the default: the fitted value model; ``"net"``: the
+    learned value network, ``value_net``; ``"greedy"``: the greedy bot's position value), ``scale`` (with ``value="greedy"`` only: the VP
     difference that moves the score from 1/2 to about 3/4: a number, or ``"auto"``, the
     default, for :func:`calibrated_scale`), ``prior``
     (progressive-bias bonus of the greedy rules' choice), ``margin`` (the most visited move
@@ -103,8 +103,8 @@ class ISMCTS:
                 raise ValueError(f"scale must be more than 0 VP, not {scale!r}")
         self.prior = float(prior)
         self.margin = float(margin)
-        if value not in ("model", "greedy"):
-            raise ValueError(f"value must be 'model' or 'greedy', not {value!r}")
+        if value not in ("model", "greedy", "net"):
+            raise ValueError(f"value must be 'model', 'greedy' or 'net', not {value!r}")
         self.value = value
         # The rollout policy: greedy rules only (no determinized lookahead), one reveal deep.
         self.rollout = Greedy(seed=seed, depth=1, samples=1)
@@ -114,6 +114,10 @@ class ISMCTS:
         self.evaluator = Greedy(seed=seed)
         self.evaluator._copies = self.rollout._copies
         self.model = ValueModel(self.evaluator)
+        if value == "net":
+            from .value_net import ValueNet
+
+            self.net = ValueNet(self.model)
         #: Statistics of the last decision (iterations, seconds, root visits by action).
         self.last: dict[str, Any] = {}
 
@@ -237,6 +241,8 @@ class ISMCTS:
         """Each seat's score in [0, 1]."""
         if self.value == "model":
             return self.model.win_chances(g)
+        if self.value == "net":
+            return self.net.win_chances(g)
         n = g.players
         if g.is_over():
             w = g.winners()

@@ -26,6 +26,7 @@ _COMMANDS = (
     ("cards", "cards"),
     ("simulate", "simulate"),
     ("selfplay", "selfplay"),
+    ("train", "train"),
     ("play", "play"),
     ("bots", "bots"),
     ("serve", "serve"),

@@ -29,6 +29,8 @@ def command(
                                 "ray://host:10001); default: a Ray instance started on this machine."),
     think: float = typer.Option(None, min=0.0, help="Seconds per decision for search bots (ismcts)."),
     max_rounds: int = typer.Option(MAX_ROUNDS, min=1, help="Stop a game after this many rounds."),
+    engine: str = typer.Option("python", help="The engine that plays: python, or native (the native core and "
+                               "its twins of the bots: the same positions with iteration budgets, far faster)."),
 ) -> None:
     """Play seeded games between bots; write each turn's position (every seat's value-model
     features) and who won, for learning an evaluation."""
@@ -46,7 +48,7 @@ def command(
             task = bar.add_task("games", total=games)
             positions = generate(bots.split(","), games=games, players=players, seed=seed, sets=set_list,
                                  ruleset=ruleset, jobs=jobs, think=think, max_rounds=max_rounds, leaders=leaders,
-                                 backend=backend, address=address,
+                                 backend=backend, address=address, engine=engine,
                                  progress=lambda n: bar.update(task, completed=n))
     except (ValueError, RuntimeError) as exc:   # RuntimeError: no Ray cluster
         console.print(f"[red]error:[/red] {exc}")

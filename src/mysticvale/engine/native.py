@@ -23,12 +23,16 @@ from .catalogue import Catalogue
 #: The crate's folder in a source checkout (absent in an installed package).
 CRATE_DIR = Path(__file__).resolve().parents[3] / "native"
 
+#: The value network's weights, which the core embeds (``native/src/bots/value_net.rs``).
+VALUE_NET_WEIGHTS = Path(__file__).resolve().parents[1] / "bots" / "data" / "value_net.json"
+
 _CACHE_ATTR = "_native_catalogue"
 
 
 def _newest_source(crate: Path) -> float:
-    """The newest modification time of the crate's sources (0 when there are none)."""
-    files = [crate / "Cargo.toml", crate / "Cargo.lock", *crate.glob("src/**/*.rs")]
+    """The newest modification time of the crate's sources (0 when there are none); the value
+    network's weights are built into the core, so they count as a source."""
+    files = [crate / "Cargo.toml", crate / "Cargo.lock", *crate.glob("src/**/*.rs"), VALUE_NET_WEIGHTS]
     return max((f.stat().st_mtime for f in files if f.exists()), default=0.0)
 
 

@@ -26,13 +26,12 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from ..bots import SeatView
-from ..bots.arena import MAX_ROUNDS, checked_run, game_seed, seat_bots
+from ..bots.arena import MAX_ROUNDS, checked_run, game_seed, play_all, seat_bots
 from ..bots.greedy import Greedy, rounds_left
 from ..bots.value_model import FEATURES, ValueModel
 from ..engine.game import new_game
 from ..engine.scoring import winners as winners_now
 from ..errors import SaveError
-from ..runtime import settle
 
 #: The version of the positions file; a file of another version is refused.
 FORMAT = 1
@@ -108,13 +107,16 @@ class Positions:
 
 
 def play_positions(specs: list[str], seed: int, i: int, players: int, sets: tuple[str, ...], ruleset: str,
-                   think: float | None = None, max_rounds: int = MAX_ROUNDS,
+                   think: float | None = None, max_rounds: int = MAX_ROUNDS, engine: str = "python",
                    leaders: bool = False) -> dict[str, Any]:
     """Play game ``i`` of the run (the arena's game ``i``) and return its positions as a
     record: ``game``, and per position ``turn``, ``mover``, ``pool``, ``rounds_left``,
-    ``features`` (seats x FEATURES) and the game's ``result`` (each seat's share)."""
-    game = new_game(players=players, seed=game_seed(seed, i), sets=sets, ruleset=ruleset, leaders=leaders)
-    _, bots = seat_bots(specs, seed, i, players, think)
+    ``features`` (seats x FEATURES) and the game's ``result`` (each seat's share).
+    ``engine="native"``: the native core plays the game, and its twins of the bots play
+    their seats (the same positions for bots with iteration budgets, many times faster)."""
+    game = new_game(players=players, seed=game_seed(seed, i), sets=sets, ruleset=ruleset, leaders=leaders,
+                    engine=engine)
+    _, bots = seat_bots(specs, seed, i, players, think, native=engine == "native")
     model = ValueModel(Greedy(seed=0))
     rows: dict[str, list] = {k: [] for k in ("turn", "mover", "pool", "rounds_left", "features")}
     seen_turn = -1
@@ -140,54 +142,25 @@ def play_positions(specs: list[str], seed: int, i: int, players: int, sets: tupl
     return {"game": i, "result": [1.0 / len(won) if q in won else 0.0 for q in range(players)], **rows}
 
 
-def _play_chunk(args: tuple) -> list[dict[str, Any]]:
-    specs, seed, indices, players, sets, ruleset, think, max_rounds, leaders = args
-    return [play_positions(specs, seed, i, players, sets, ruleset, think, max_rounds, leaders) for i in indices]
-
-
-def _tasks(games: Iterable[int], chunk: int, *rest) -> list[tuple]:
-    games = list(games)
-    return [(rest[0], rest[1], games[k:k + chunk], *rest[2:]) for k in range(0, len(games), chunk)]
-
-
 def generate(bots: Iterable[str], games: int, players: int = 2, seed: int = 1, sets: Iterable[str] = ("base",),
              ruleset: str = "yucata", jobs: int = 1, think: float | None = None, max_rounds: int = MAX_ROUNDS,
              leaders: bool = False, backend: str = "local", address: str | None = None,
-             progress: Callable[[int], None] | None = None) -> Positions:
+             progress: Callable[[int], None] | None = None, engine: str = "python") -> Positions:
     """The positions of ``games`` seeded self-play games between ``bots`` (one spec per seat,
     or fewer, repeated to fill the seats, as :func:`mysticvale.bots.arena.run_matches`).
     ``backend``: ``local`` (``jobs`` processes of this machine) or ``ray`` (the Ray cluster at
     ``address``, or one started here when it is None); the positions are the same.
-    ``progress(n)``: called as games finish.  ValueError for a bad option or bot."""
+    ``engine``: ``python`` or ``native`` (:func:`play_positions`).  ``progress(n)``: called
+    as games finish.  ValueError for a bad option or bot."""
     sets = tuple(sets)
-    specs = checked_run(bots, games, players, seed, sets, ruleset, jobs, think, max_rounds, "python", leaders,
+    specs = checked_run(bots, games, players, seed, sets, ruleset, jobs, think, max_rounds, engine, leaders,
                         backend, address)
-    args = (specs, seed, players, sets, ruleset, think, max_rounds, leaders)
     t0 = time.perf_counter()
-    if backend == "ray":
-        from ..bots import cluster
-
-        with cluster.session(address):
-            settle(sets=sets)
-            t1 = time.perf_counter()
-            first = play_positions(specs, seed, 0, players, sets, ruleset, think, max_rounds, leaders)
-            chunk = cluster.chunk_size(time.perf_counter() - t1)
-            records = cluster.run(_tasks(range(1, games), chunk, *args), first, progress, work=_play_chunk)
-    elif jobs == 1:
-        settle(sets=sets)
-        records = []
-        for i in range(games):
-            records.append(play_positions(specs, seed, i, players, sets, ruleset, think, max_rounds, leaders))
-            if progress:
-                progress(len(records))
-    else:
-        from ..bots.arena import run_tasks
-
-        chunk = max(1, min(8, games // (jobs * 8) or 1))
-        records = run_tasks(_play_chunk, _tasks(range(games), chunk, *args), jobs, sets, progress)
+    records = play_all(play_positions, specs, seed, games, players, sets, ruleset, think, max_rounds, engine,
+                       leaders, jobs, backend, address, progress)
     meta = {"format": FORMAT, "features": list(FEATURES), "bots": specs, "seed": seed, "games": games,
             "players": players, "sets": list(sets), "ruleset": ruleset, "leaders": leaders, "think": think,
-            "max_rounds": max_rounds, "seconds": round(time.perf_counter() - t0, 3)}
+            "engine": engine, "max_rounds": max_rounds, "seconds": round(time.perf_counter() - t0, 3)}
     return _stack(records, players, meta)
 
 

@@ -12,6 +12,8 @@ pub enum ValueKind {
     Model,
     /// A logistic of the greedy bot's position value (`"greedy"`).
     Greedy,
+    /// The learned value network's win chances (`"net"`).
+    Net,
 }
 
 /// The options of an ISMCTS bot.
@@ -159,7 +161,11 @@ impl Options {
         let value = match &value {
             Value::Text(t) if t == "model" => ValueKind::Model,
             Value::Text(t) if t == "greedy" => ValueKind::Greedy,
-            other => return Err(format!("value must be 'model' or 'greedy', not {}", other.repr())),
+            Value::Text(t) if t == "net" => {
+                crate::bots::value_net::Net::shipped()?;
+                ValueKind::Net
+            }
+            other => return Err(format!("value must be 'model', 'greedy' or 'net', not {}", other.repr())),
         };
         Ok(Options { think, iterations, horizon, c, scale, prior, margin, value })
     }
@@ -186,6 +192,7 @@ mod tests {
         };
         assert_eq!(o, Ok(want));
         assert_eq!(Options::parse(&[], "ismcts"), Ok(Options::default()));
+        assert_eq!(Options::parse(&["value=net"], "x").map(|o| o.value), Ok(ValueKind::Net));
         assert_eq!(Options::parse(&["iterations=2.7"], "x").map(|o| o.iterations), Ok(Some(2)));
     }
 
@@ -198,7 +205,7 @@ mod tests {
         assert_eq!(err(&["scale=big"]), "scale must be a number of VP or 'auto', not 'big'");
         assert_eq!(err(&["scale=0"]), "scale must be more than 0 VP, not 0");
         assert_eq!(err(&["scale=-0.5"]), "scale must be more than 0 VP, not -0.5");
-        assert_eq!(err(&["value=best"]), "value must be 'model' or 'greedy', not 'best'");
+        assert_eq!(err(&["value=best"]), "value must be 'model', 'greedy' or 'net', not 'best'");
         assert_eq!(err(&["c=x"]), "could not convert string to float: 'x'");
         assert_eq!(err(&["speed=2"]), "ISMCTS.__init__() got an unexpected keyword argument 'speed'");
         assert_eq!(err(&["think=slow"]), STR_LT_INT);

@@ -1,5 +1,5 @@
 //! Each seat's score in [0, 1] at the end of an iteration (Python's `ISMCTS._score`): the
-//! fitted value model's win chances, or a logistic of the greedy position value on a scale
+//! fitted value model's win chances, the learned value network's, or a logistic of the greedy position value on a scale
 //! calibrated to the VP pool left (`calibrated_scale`).
 #![forbid(unsafe_code)]
 
@@ -19,8 +19,15 @@ pub fn calibrated_scale(vp_pool: i64) -> f64 {
 impl Ismcts {
     /// Each seat's score of the sampled game `g` (which the bot may see whole).
     pub(super) fn score(&mut self, g: &State) -> Vec<f64> {
-        if self.o.value == ValueKind::Model {
-            return self.with_evaluator(|m| m.win_chances(g));
+        match self.o.value {
+            ValueKind::Model => return self.with_evaluator(|m| m.win_chances(g)),
+            ValueKind::Net => {
+                // Options::parse read the shipped network before the bot was made.
+                if let Ok(net) = crate::bots::value_net::Net::shipped() {
+                    return self.with_evaluator(|m| crate::bots::value_net::win_chances(net, m, g));
+                }
+            }
+            ValueKind::Greedy => {}
         }
         let n = g.players.len();
         if g.over {
