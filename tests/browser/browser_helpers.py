@@ -290,12 +290,20 @@ def boxes(page, *selectors: str) -> list[dict]:
     return wait_for(lambda: (lambda got: got if all(got) else None)(page.evaluate(_BOXES_JS, list(selectors))))
 
 
+#: The element's box as the page stands, read in the page in one step (``locator.evaluate``
+#: finds the element and runs this at once): a box read apart from finding the element could
+#: belong to an element the table's next drawing has dropped.
+_BOX_JS = """(el) => { const r = el.getBoundingClientRect();
+  return {x: r.x, y: r.y, width: r.width, height: r.height}; }"""
+
+
 def in_viewport(page, target: str) -> bool:
-    """Whether ``target`` is wholly on screen as the page stands (without scrolling to it)."""
-    box = page.locator(target).first.bounding_box()
+    """Whether ``target`` (a Playwright selector) is wholly on screen as the page stands
+    (without scrolling to it)."""
+    box = page.locator(target).first.evaluate(_BOX_JS)
     size = page.viewport_size
-    return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1 and box["x"] >= 0 \
-        and box["x"] + box["width"] <= size["width"] + 1
+    return bool(box["width"] or box["height"]) and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1 \
+        and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1
 
 
 def count_sent_changes(page) -> None:
@@ -346,8 +354,9 @@ def click_and_see(page, target: str, selector: str, text: str) -> None:
 def long_press(page, target, height: float = 0.5, until: str = "#zoom.touch:not([hidden])") -> None:
     """A finger on ``target`` (a locator; at ``height`` of its box, from the top), held on the touch
     screen until ``until`` shows (the page's long press took effect), then lifted."""
-    target.scroll_into_view_if_needed()
-    box = target.bounding_box()
+    # Scrolled to and measured in one step of the page (see _BOX_JS).
+    box = target.evaluate("(el) => { el.scrollIntoView({block: 'nearest', inline: 'nearest'}); "
+                          "return (" + _BOX_JS + ")(el); }")
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * height
     cdp = page.context.new_cdp_session(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})

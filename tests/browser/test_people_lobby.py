@@ -400,6 +400,56 @@ def test_a_personal_link_opens_in_the_persons_language_however_slow_the_server(b
         q.close()
 
 
+#: Counts the held answers the page has read (``window.__heldRead``): an answer this test let
+#: through carries the header ``X-Test-Held``, and once its text is read the page's own code that
+#: awaited it runs on at once, before the page does anything else.
+HELD_READ = """
+(() => {
+  window.__heldRead = 0;
+  const real = Response.prototype.text;
+  Response.prototype.text = function () {
+    const held = this.headers.get("X-Test-Held");
+    return real.call(this).then((v) => { if (held) window.__heldRead += 1; return v; });
+  };
+})();
+"""
+
+
+def test_a_late_answer_of_the_settings_does_not_undo_the_sound_the_person_just_turned_on(browser, server):
+    # The profile panel shows the sound box at once (this browser's own setting) and asks the server
+    # for the person's settings; the lobby asked too, as it opened.  Both answers are held here until
+    # the person has turned the sound on; they say "off" (as the server stood when asked) and must
+    # not turn the box, or the sound this page plays, off again.  (A two-copy run of the suite met
+    # this: the answer came just after the click and undid it.)
+    p = Person(browser)
+    held: list = []
+    try:
+        pg = p.enter(server, "Solveig")   # a name no other test on this server takes
+        key = p.key()
+        pg.add_init_script(HELD_READ)
+        pg.route("**/api/people/me/settings",
+                 lambda route: held.append(route) if route.request.method == "GET" else route.continue_())
+        pg.reload()
+        pg.wait_for_selector("#create-form")
+        wait_for(lambda: pg.evaluate("1") and held)              # the lobby's asking is held
+        pg.click("#person-btn")
+        pg.wait_for_selector("#profile #sound-on")
+        wait_for(lambda: pg.evaluate("1") and len(held) >= 2)   # and the panel's
+        assert not pg.locator("#profile #sound-on").is_checked()
+        pg.locator("#profile #sound-on").check()
+        settings = lambda: request("GET", f"{server}/api/people/me/settings", headers={"X-Player-Key": key})  # noqa: E731
+        wait_for(lambda: settings()["sound"])                    # the choice reached the server
+        old = json.dumps({**settings(), "sound": False})
+        for route in held:                                       # the answers asked for before it come now
+            route.fulfill(status=200, content_type="application/json", headers={"X-Test-Held": "1"}, body=old)
+        pg.wait_for_function(f"window.__heldRead >= {len(held)}")
+        assert pg.locator("#profile #sound-on").is_checked()
+        assert pg.evaluate("JSON.parse(localStorage.getItem('mysticvale.notify') || '{}').sound") is True
+        assert p.errors == []
+    finally:
+        p.close()
+
+
 def test_games_kept_by_an_older_browser_are_claimed_once_and_bad_links_never_listed(browser, server):
     game = create_game(server, seed=5, bots={"1": "random"})
     other = create_game(server, seed=6, bots={"1": "random"})
