@@ -19,13 +19,15 @@ from mysticvale.errors import SaveError
 def test_the_inputs_hold_the_seat_its_strongest_rival_and_the_value_models_logit():
     f = np.zeros((3, len(FEATURES)))
     f[1, 0], f[2, 0] = 4.0, 6.0          # points: seat 2 leads
-    x = net_inputs(f, mover=1, pool=20, rounds=5.0)
+    x = net_inputs(f, mover=1, pool=20, rounds=5.0, first=2)
     k = len(FEATURES)
     assert x.shape == (3, len(INPUTS))
     # seat 0's rival: seat 1 on move (4 + 3.7 = 7.7 strength) beats seat 2's 6
     assert x[0, k] == 4.0 and x[0, 2 * k + 1] == 1.0
     assert x[1, k] == 6.0 and x[1, 2 * k] == 1.0     # seat 1's rival is seat 2; seat 1 is on move
     assert list(x[0, 2 * k + 2:2 * k + 5]) == [20.0, 5.0, 3.0]
+    # places in the turn order from the start player (seat 2): seat 0 is second, its rival third
+    assert [x[p, 2 * k + 5] for p in range(3)] == [1.0, 2.0, 0.0] and x[0, 2 * k + 6] == 2.0
     # the last input is the value model's own logit: its win chance is the logistic of it
     u = strengths(f) + np.array([0, 3.7, 0])
     assert x[2, -1] == pytest.approx((u[2] - u[1]) / (3.68 + 0.325 * 20))

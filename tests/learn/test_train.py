@@ -31,7 +31,8 @@ def test_each_seat_of_each_position_is_a_row_of_the_networks_inputs(data):
     assert x.shape == (2 * len(data), len(INPUTS))
     assert np.array_equal(y, data.result.reshape(-1)) and np.array_equal(games, np.repeat(data.game, 2))
     i = 5
-    want = net_inputs(data.features[i], int(data.mover[i]), float(data.pool[i]), float(data.rounds_left[i]))
+    want = net_inputs(data.features[i], int(data.mover[i]), float(data.pool[i]), float(data.rounds_left[i]),
+                      int(data.first[i]))
     assert np.array_equal(x[2 * i:2 * i + 2], want)
     # in two-player games each seat's rival is the other seat
     assert np.array_equal(x[2 * i, 11:22], data.features[i, 1]) and np.array_equal(x[2 * i + 1, 11:22],

@@ -29,3 +29,11 @@ def test_mysticvale_pure_switches_it_off(core):
     out = _ask({"MYSTICVALE_PURE": "1"})
     assert out == "False MYSTICVALE_PURE asks for the plain Python engine"
     assert _ask({"MYSTICVALE_PURE": "0"}).startswith("True")
+
+
+def test_the_value_networks_weights_count_as_a_source_of_the_core(tmp_path):
+    """The core builds the weights file in (value_net.rs), so newer weights make it stale."""
+    from mysticvale.engine.native import VALUE_NET_WEIGHTS, _newest_source
+
+    assert VALUE_NET_WEIGHTS.is_file()
+    assert _newest_source(tmp_path) == VALUE_NET_WEIGHTS.stat().st_mtime, "an empty crate: the weights alone"

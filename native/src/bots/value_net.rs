@@ -4,7 +4,8 @@
 //! For seat `p` the input is `p`'s features and those of its strongest rival (the other seat
 //! of highest value-model strength, the bonus of the seat on move included), whether `p` or
 //! that rival is on move, the VP pool, the rounds the greedy bot expects to be left, the
-//! number of players and the value model's own logit; standardized, through rectified hidden
+//! number of players, both seats' places in the turn order from the start player and the
+//! value model's own logit; standardized, through rectified hidden
 //! layers, to one logit. The weights are the package's own file
 //! (`src/mysticvale/bots/data/value_net.json`), built into the core.
 #![forbid(unsafe_code)]
@@ -18,7 +19,7 @@ use super::value_model::{ValueModel, FEATURES, MOVE, SCALE, WEIGHTS};
 use crate::state::State;
 
 /// The number of inputs (Python's `len(INPUTS)`).
-pub const INPUTS: usize = 2 * FEATURES.len() + 6;
+pub const INPUTS: usize = 2 * FEATURES.len() + 8;
 /// The version of a weights file this core reads (Python's `FORMAT`).
 pub const FORMAT: u32 = 1;
 /// The weights that ship in the package.
@@ -132,7 +133,7 @@ impl Net {
 }
 
 /// The network's inputs for every seat of one position (Python's `net_inputs`).
-pub fn inputs(features: &[[f64; 11]], mover: Option<u8>, pool: f64, rounds: f64) -> Vec<[f64; INPUTS]> {
+pub fn inputs(features: &[[f64; 11]], mover: Option<u8>, pool: f64, rounds: f64, first: u8) -> Vec<[f64; INPUTS]> {
     let n = features.len();
     let on_move: Vec<f64> = (0..n).map(|q| if mover == Some(q as u8) { 1.0 } else { 0.0 }).collect();
     let u_move: Vec<f64> = features
@@ -156,7 +157,18 @@ pub fn inputs(features: &[[f64; 11]], mover: Option<u8>, pool: f64, rounds: f64)
             let mut row = [0.0; INPUTS];
             row[..k].copy_from_slice(&features[p]);
             row[k..2 * k].copy_from_slice(&features[rival]);
-            row[2 * k..].copy_from_slice(&[on_move[p], on_move[rival], pool, rounds, n as f64, logit]);
+            // The places in the turn order, counted from the start player.
+            let order = |q: usize| ((q + n - usize::from(first) % n) % n) as f64;
+            row[2 * k..].copy_from_slice(&[
+                on_move[p],
+                on_move[rival],
+                pool,
+                rounds,
+                n as f64,
+                order(p),
+                order(rival),
+                logit,
+            ]);
             row
         })
         .collect()
@@ -172,7 +184,7 @@ pub fn win_chances(net: &Net, model: &mut ValueModel, st: &State) -> Vec<f64> {
     }
     let feats: Vec<[f64; 11]> = (0..n as u8).map(|p| model.seat_features(st, p)).collect();
     let mover = crate::flow::acting_player(st);
-    let rows = inputs(&feats, mover, st.vp_pool.max(0) as f64, rounds_left(st));
+    let rows = inputs(&feats, mover, st.vp_pool.max(0) as f64, rounds_left(st), st.first_player);
     rows.iter().map(|x| net.chance(x)).collect()
 }
 
@@ -204,14 +216,17 @@ mod tests {
         let mut f = [[0.0; 11]; 3];
         f[1][0] = 5.0;
         f[2][0] = 5.0;
-        let rows = inputs(&f, None, 10.0, 4.0);
+        let rows = inputs(&f, None, 10.0, 4.0, 2);
         assert_eq!(rows[0][11], 5.0, "seat 0's rival is seat 1, the first of two equals");
         assert_eq!(rows[1][11], 5.0, "seat 1's rival is seat 2");
         assert_eq!(rows[2][11], 5.0);
+        // places in the turn order from the start player (seat 2): 1, 2, 0
+        assert_eq!([rows[0][27], rows[1][27], rows[2][27]], [1.0, 2.0, 0.0]);
+        assert_eq!(rows[0][28], 2.0, "seat 0's rival, seat 1, is last in the order");
         // the on-move bonus makes seat 2 the rival of seat 0
         let mut f = [[0.0; 11]; 3];
         f[1][0] = 1.0;
-        let rows = inputs(&f, Some(2), 10.0, 4.0);
+        let rows = inputs(&f, Some(2), 10.0, 4.0, 0);
         assert_eq!(rows[0][2 * 11 + 1], 1.0, "the rival (seat 2) is on move");
     }
 }

@@ -7,7 +7,9 @@ same ingredients and learns how they combine: for seat ``p`` its input is
 - ``p``'s :data:`~.value_model.FEATURES` and those of its strongest rival (the other seat of
   highest value-model strength, the bonus of the seat on move included),
 - whether ``p``, or that rival, is on move, the VP pool, the rounds the greedy bot expects
-  to be left, the number of players,
+  to be left, the number of players, and ``p``'s and the rival's places in the turn order
+  counted from the start player (0: the start player; a round ends with the last seat, so
+  whether a seat still has its turn once the end is triggered shows here),
 - and the value model's own logit for ``p`` (so the network learns a correction of the
   logistic model, never less than it to start from),
 
@@ -38,7 +40,8 @@ from .value_model import FEATURES, MOVE, SCALE, WEIGHTS, ValueModel, seat_observ
 FORMAT = 1
 #: The network's inputs, in order (see the module's docstring).
 INPUTS = (*(f"own {f}" for f in FEATURES), *(f"rival {f}" for f in FEATURES),
-          "own on move", "rival on move", "pool", "rounds left", "players", "model logit")
+          "own on move", "rival on move", "pool", "rounds left", "players", "own order", "rival order",
+          "model logit")
 #: The weights that ship in the package.
 SHIPPED = Path(__file__).resolve().parent / "data" / "value_net.json"
 
@@ -48,10 +51,10 @@ def strengths(features: np.ndarray) -> np.ndarray:
     return features[:, 0] + features[:, 1:] @ np.asarray(WEIGHTS)
 
 
-def net_inputs(features: np.ndarray, mover: int | None, pool: float, rounds: float) -> np.ndarray:
+def net_inputs(features: np.ndarray, mover: int | None, pool: float, rounds: float, first: int) -> np.ndarray:
     """The network's inputs for every seat (seats x INPUTS) of one position: ``features``
-    (seats x FEATURES, each seat's own), the seat on move (None: nobody), the VP pool left
-    and the rounds the greedy bot expects to be left."""
+    (seats x FEATURES, each seat's own), the seat on move (None: nobody), the VP pool left,
+    the rounds the greedy bot expects to be left and the start player."""
     n = features.shape[0]
     u = strengths(features)
     on_move = np.array([1.0 if q == mover else 0.0 for q in range(n)])
@@ -65,7 +68,8 @@ def net_inputs(features: np.ndarray, mover: int | None, pool: float, rounds: flo
         logit = min(60.0, max(-60.0, (u_move[p] - u_move[rival]) / scale))
         rows[p, :k] = features[p]
         rows[p, k:2 * k] = features[rival]
-        rows[p, 2 * k:] = (on_move[p], on_move[rival], float(pool), float(rounds), float(n), logit)
+        rows[p, 2 * k:] = (on_move[p], on_move[rival], float(pool), float(rounds), float(n), float((p - first) % n),
+                           float((rival - first) % n), logit)
     return rows
 
 
@@ -178,7 +182,9 @@ class ValueNet:
         obs = seat_observations(g)
         feats = np.array([self.model.seat_features(obs[p], p) for p in range(n)])
         mover = g.current_player
-        x = net_inputs(feats, mover, max(0, g.state.vp_pool), rounds_left(obs[0 if mover is None else mover]))
+        st = g.state
+        x = net_inputs(feats, mover, max(0, st.vp_pool), rounds_left(obs[0 if mover is None else mover]),
+                       st.first_player)
         return [float(c) for c in self.net.chances(x)]
 
 

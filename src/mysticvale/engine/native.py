@@ -49,7 +49,8 @@ def _load() -> tuple[ModuleType | None, str | None]:
                       f"{native_catalogue.VERSION}; rebuild it with `make native`")
     built = Path(_native.__file__).stat().st_mtime
     if CRATE_DIR.is_dir() and _newest_source(CRATE_DIR) > built:
-        return None, "the native core is stale: native/ changed since it was built; rebuild it with `make native`"
+        return None, ("the native core is stale: native/ or the value network's weights changed since it was "
+                      "built; rebuild it with `make native`")
     return _native, None
 
 

@@ -9,7 +9,7 @@ with iteration budgets (a think time plays as far as the machine lets it).
 A *position* is taken at the first decision of every turn that offers a choice (as the
 value model's fit, ``benchmarks/fit_value_model.py``): for every seat, the value model's
 :data:`~mysticvale.bots.value_model.FEATURES` from that seat's own observation, the seat on
-move, the VP pool, the rounds the greedy bot expects to be left and the turn number; and,
+move, the start player, the VP pool, the rounds the greedy bot expects to be left and the turn number; and,
 once the game ends, each seat's share of the win (1, 0, or 1/k of a k-way tie).  Each game
 has its own evaluator, so no game's features depend on another's.
 """
@@ -34,9 +34,9 @@ from ..engine.scoring import winners as winners_now
 from ..errors import SaveError
 
 #: The version of the positions file; a file of another version is refused.
-FORMAT = 1
+FORMAT = 2
 #: The arrays of a positions file, each with one row per position.
-ARRAYS = ("game", "turn", "mover", "pool", "rounds_left", "features", "result")
+ARRAYS = ("game", "turn", "mover", "first", "pool", "rounds_left", "features", "result")
 
 
 @dataclass
@@ -44,7 +44,7 @@ class Positions:
     """Positions of self-play games, one row each (see the module's docstring):
 
     ``game`` (the game's index in the run), ``turn``, ``mover`` (the seat on move),
-    ``pool`` (VP tokens left), ``rounds_left`` (the greedy bot's estimate), ``features``
+    ``first`` (the start player), ``pool`` (VP tokens left), ``rounds_left`` (the greedy bot's estimate), ``features``
     (positions x seats x FEATURES), ``result`` (positions x seats: each seat's share of the
     win); ``meta``: how they were made (bots, seed, games, players, sets, rule set, ...).
     """
@@ -52,6 +52,7 @@ class Positions:
     game: np.ndarray
     turn: np.ndarray
     mover: np.ndarray
+    first: np.ndarray
     pool: np.ndarray
     rounds_left: np.ndarray
     features: np.ndarray
@@ -118,7 +119,7 @@ def play_positions(specs: list[str], seed: int, i: int, players: int, sets: tupl
                     engine=engine)
     _, bots = seat_bots(specs, seed, i, players, think, native=engine == "native")
     model = ValueModel(Greedy(seed=0))
-    rows: dict[str, list] = {k: [] for k in ("turn", "mover", "pool", "rounds_left", "features")}
+    rows: dict[str, list] = {k: [] for k in ("turn", "mover", "first", "pool", "rounds_left", "features")}
     seen_turn = -1
     unfinished = False
     while not game.is_over():
@@ -134,6 +135,7 @@ def play_positions(specs: list[str], seed: int, i: int, players: int, sets: tupl
                 model.ev._remember(o)
             rows["turn"].append(st.turn_number)
             rows["mover"].append(p)
+            rows["first"].append(st.first_player)
             rows["pool"].append(max(0, st.vp_pool))
             rows["rounds_left"].append(rounds_left(views[p]))
             rows["features"].append([model.seat_features(views[q], q) for q in range(players)])
@@ -168,18 +170,18 @@ def _stack(records: list[dict[str, Any]], players: int, meta: dict[str, Any]) ->
     """One :class:`Positions` of the games' records, in the order of the games."""
     records = sorted(records, key=lambda r: r["game"])
     k = len(FEATURES)
-    col: dict[str, list] = {key: [] for key in ("game", "turn", "mover", "pool", "rounds_left", "result")}
+    col: dict[str, list] = {key: [] for key in ("game", "turn", "mover", "first", "pool", "rounds_left", "result")}
     feats: list = []
     for r in records:
         n = len(r["turn"])
         col["game"] += [r["game"]] * n
         col["result"] += [r["result"]] * n
-        for key in ("turn", "mover", "pool", "rounds_left"):
+        for key in ("turn", "mover", "first", "pool", "rounds_left"):
             col[key] += r[key]
         feats += r["features"]
     out = Positions(
         game=np.array(col["game"], dtype=np.int64), turn=np.array(col["turn"], dtype=np.int64),
-        mover=np.array(col["mover"], dtype=np.int64), pool=np.array(col["pool"], dtype=np.int64),
+        mover=np.array(col["mover"], dtype=np.int64), first=np.array(col["first"], dtype=np.int64), pool=np.array(col["pool"], dtype=np.int64),
         rounds_left=np.array(col["rounds_left"], dtype=np.float64),
         features=np.array(feats, dtype=np.float64).reshape(-1, players, k),
         result=np.array(col["result"], dtype=np.float64).reshape(-1, players), meta=meta)

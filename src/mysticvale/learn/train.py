@@ -31,7 +31,7 @@ def rows(positions: Positions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     x = np.empty((len(positions) * n, len(INPUTS)))
     for i in range(len(positions)):
         x[i * n:(i + 1) * n] = net_inputs(positions.features[i], int(positions.mover[i]), float(positions.pool[i]),
-                                          float(positions.rounds_left[i]))
+                                          float(positions.rounds_left[i]), int(positions.first[i]))
     return x, positions.result.reshape(-1), np.repeat(positions.game, n)
 
 
