@@ -173,8 +173,7 @@ impl ValueModel {
     pub fn win_chances(&mut self, st: &State) -> Vec<f64> {
         let n = st.players.len();
         if st.over {
-            let w = crate::scoring::winners(st);
-            return (0..n).map(|p| if w.contains(&(p as u8)) { 1.0 / w.len() as f64 } else { 0.0 }).collect();
+            return finished_shares(st);
         }
         let u: Vec<f64> = (0..n as u8).map(|p| self.strength(st, p)).collect();
         let mover = crate::flow::acting_player(st);
@@ -199,6 +198,13 @@ impl ValueModel {
             })
             .collect()
     }
+}
+
+/// Each seat's share of the win in a finished game: 1 / 0, or 1/k of a k-way tie (Python's
+/// `finished_shares`).
+pub fn finished_shares(st: &State) -> Vec<f64> {
+    let w = crate::scoring::winners(st);
+    (0..st.players.len()).map(|p| if w.contains(&(p as u8)) { 1.0 / w.len() as f64 } else { 0.0 }).collect()
 }
 
 /// A vale's end VP, negative VP and whether it has a text.

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use super::greedy::view::rounds_left;
-use super::value_model::{ValueModel, FEATURES, MOVE, SCALE, WEIGHTS};
+use super::value_model::{finished_shares, ValueModel, FEATURES, MOVE, SCALE, WEIGHTS};
 use crate::state::State;
 
 /// The number of inputs (Python's `len(INPUTS)`).
@@ -179,8 +179,7 @@ pub fn inputs(features: &[[f64; 11]], mover: Option<u8>, pool: f64, rounds: f64,
 pub fn win_chances(net: &Net, model: &mut ValueModel, st: &State) -> Vec<f64> {
     let n = st.players.len();
     if st.over {
-        let w = crate::scoring::winners(st);
-        return (0..n).map(|p| if w.contains(&(p as u8)) { 1.0 / w.len() as f64 } else { 0.0 }).collect();
+        return finished_shares(st);
     }
     let feats: Vec<[f64; 11]> = (0..n as u8).map(|p| model.seat_features(st, p)).collect();
     let mover = crate::flow::acting_player(st);

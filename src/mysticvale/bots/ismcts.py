@@ -38,7 +38,7 @@ from ..engine.actions import Action
 from ..engine.rng import Rng
 from .base import SeatView
 from .greedy import Greedy
-from .value_model import ValueModel, seat_observations
+from .value_model import ValueModel, finished_shares, seat_observations
 
 
 class _Node:
@@ -245,8 +245,7 @@ class ISMCTS:
             return self.net.win_chances(g)
         n = g.players
         if g.is_over():
-            w = g.winners()
-            return [1.0 / len(w) if p in w else 0.0 for p in range(n)]
+            return finished_shares(g)
         obs = seat_observations(g)
         vals = [self.evaluator.position_value(obs[p], p, relative=False) for p in range(n)]
         scale = self.scale or calibrated_scale(g.state.vp_pool)

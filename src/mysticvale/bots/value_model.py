@@ -153,8 +153,7 @@ class ValueModel:
         that the caller may see whole (a determinization)."""
         n = g.players
         if g.is_over():
-            w = g.winners()
-            return [1.0 / len(w) if p in w else 0.0 for p in range(n)]
+            return finished_shares(g)
         obs = seat_observations(g)
         u = [self.strength(obs[p], p) for p in range(n)]
         mover = g.current_player
@@ -166,6 +165,12 @@ class ValueModel:
             d = u[p] + (self.move if p == mover else 0.0) - other
             out.append(1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, d / scale)))))
         return out
+
+
+def finished_shares(g) -> list[float]:
+    """Each seat's share of the win in a finished game ``g``: 1 / 0, or 1/k of a k-way tie."""
+    w = g.winners()
+    return [1.0 / len(w) if p in w else 0.0 for p in range(g.players)]
 
 
 def seat_observations(g) -> list[dict]:
@@ -182,4 +187,4 @@ def seat_observations(g) -> list[dict]:
     return out
 
 
-__all__ = ["FEATURES", "ValueModel", "WEIGHTS", "seat_observations"]
+__all__ = ["FEATURES", "ValueModel", "WEIGHTS", "finished_shares", "seat_observations"]

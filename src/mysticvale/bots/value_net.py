@@ -34,7 +34,7 @@ import numpy as np
 
 from ..errors import SaveError
 from .greedy import rounds_left
-from .value_model import FEATURES, MOVE, SCALE, WEIGHTS, ValueModel, seat_observations
+from .value_model import FEATURES, MOVE, SCALE, WEIGHTS, ValueModel, finished_shares, seat_observations
 
 #: The version of a weights file; a file of another version is refused.
 FORMAT = 1
@@ -177,8 +177,7 @@ class ValueNet:
         that the caller may see whole (a determinization)."""
         n = g.players
         if g.is_over():
-            w = g.winners()
-            return [1.0 / len(w) if p in w else 0.0 for p in range(n)]
+            return finished_shares(g)
         obs = seat_observations(g)
         feats = np.array([self.model.seat_features(obs[p], p) for p in range(n)])
         mover = g.current_player

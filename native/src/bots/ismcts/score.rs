@@ -31,8 +31,7 @@ impl Ismcts {
         }
         let n = g.players.len();
         if g.over {
-            let w = crate::scoring::winners(g);
-            return (0..n).map(|p| if w.contains(&(p as u8)) { 1.0 / w.len() as f64 } else { 0.0 }).collect();
+            return crate::bots::value_model::finished_shares(g);
         }
         let vals: Vec<f64> =
             self.with_evaluator(|m| (0..n as u8).map(|p| m.evaluator().position_value(g, p, false)).collect());
