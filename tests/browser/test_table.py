@@ -208,6 +208,31 @@ def test_other_players_turns_play_back_one_step_at_a_time(page, server, animatio
         assert len(bot_steps) >= 3 and len(late) <= len(bot_steps) // 3, (late, bot_steps)
 
 
+def test_versions_taken_together_are_still_shown_one_step_at_a_time(page, server):
+    """An answer over HTTP (a reconnect, a slow socket) brings the player's own version and the
+    bots' next ones in one go: the player's own is shown at once and stays STEP_MS before the
+    first bot step moves the cards, and each bot step is drawn in its own moment, STEP_MS apart
+    (before, the first bot step was drawn in the same moment as the player's own version)."""
+    use_settings(page, animations=True)
+    page.goto(server + "/")
+    got = page.evaluate("""async () => {
+      const { Playback, STEP_MS } = await import('/static/js/playback.js');
+      const drawn = [];
+      let done;
+      const finished = new Promise((resolve) => { done = resolve; });
+      const p = new Playback({ apply: () => {}, mySeat: () => 0,
+        draw: ({ animate, msgs }) => drawn.push([performance.now(), animate, msgs.map((m) => m.seq)]),
+        idle: () => { if (!p.playing && drawn.some(([, , seqs]) => seqs.includes(4))) done(); } });
+      [[1, 0], [2, 1], [3, 1], [4, 2]].forEach(([seq, by]) => p.push({ type: 'delta', seq, by }));
+      await finished;
+      return { drawn, step: STEP_MS };
+    }""")
+    drawn, step = got["drawn"], got["step"]
+    assert [(animate, seqs) for _, animate, seqs in drawn] == [(False, [1]), (True, [2]), (True, [3]), (True, [4])]
+    gaps = [b[0] - a[0] for a, b in zip(drawn, drawn[1:])]
+    assert min(gaps) >= step - 10, gaps          # (a timer may fire a little late, never early)
+
+
 def test_spoil_banner_and_the_log_in_the_games_words(page, server, shot_dir):
     game = create_game(server, seed=45)
     no_playback(page)

@@ -2,8 +2,8 @@
 //
 // Versions arrive in order (transport.js).  The player's own versions, undos, full states, and
 // everything when the animations setting is off are shown at once; other players' versions are
-// shown one every STEP_MS, each drawn with the cards sliding from where they were (FLIP: First,
-// Last, Invert, Play).  A queue far behind catches up without playing everything.
+// shown one every STEP_MS (also after one shown at once), each drawn with the cards sliding from
+// where they were (FLIP: First, Last, Invert, Play).  A queue far behind catches up without playing everything.
 
 import { settings } from "./settings.js";
 
@@ -60,6 +60,11 @@ export class Playback {
     if (batch.length) {
       batch.forEach((m) => this.apply(m));
       this.draw({ animate: false, msgs: batch });
+      // What was shown at once (the player's own move, a full state) stays on screen STEP_MS
+      // before another player's step moves the cards: versions taken together (an answer
+      // over HTTP brings the player's own and the bots' next ones) were drawn in the same
+      // moment, the player's own never seen.
+      this.lastStep = performance.now();
     }
     if (!this.queue.length) { this.idle(); return; }
     // Other players' steps come at least STEP_MS apart, also when they arrive one by one.
