@@ -68,6 +68,39 @@ impl<T> Chain<T> {
     pub fn iter(&self) -> std::iter::Rev<std::vec::IntoIter<&T>> {
         self.iter_from(0)
     }
+
+    /// Every entry, oldest first, as a `Vec`: the entries no other copy shares are moved out,
+    /// the shared ones cloned (a finished game's history handed to its record, uncopied).
+    pub fn into_vec(mut self) -> Vec<T>
+    where
+        T: Clone,
+    {
+        let mut out = Vec::with_capacity(self.len);
+        let mut next = self.head.take();
+        while let Some(link) = next {
+            match Arc::try_unwrap(link) {
+                Ok(mut l) => {
+                    next = l.prev.take();
+                    out.push(l.item);
+                }
+                Err(shared) => {
+                    // From here back every link is shared: clone the rest.
+                    let mut rest = shared.as_ref();
+                    loop {
+                        out.push(rest.item.clone());
+                        match rest.prev.as_deref() {
+                            Some(prev) => rest = prev,
+                            None => break,
+                        }
+                    }
+                    next = None;
+                }
+            }
+        }
+        self.len = 0;
+        out.reverse();
+        out
+    }
 }
 
 impl<T> Drop for Chain<T> {
@@ -144,6 +177,18 @@ mod tests {
         b.clear();
         assert!(b.is_empty() && b.last().is_none());
         assert_eq!(a.len(), 3, "clearing a copy leaves the original whole");
+    }
+
+    #[test]
+    fn into_vec_moves_what_it_owns_and_clones_what_a_copy_shares() {
+        let c: Chain<String> = ["x", "y"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(c.into_vec(), ["x", "y"]);
+        let mut a: Chain<String> = ["x", "y"].iter().map(|s| s.to_string()).collect();
+        let b = a.clone();
+        a.push("a".into());
+        assert_eq!(a.into_vec(), ["x", "y", "a"]);
+        assert_eq!(b.iter().map(String::as_str).collect::<Vec<_>>(), ["x", "y"], "the copy keeps its past");
+        assert!(Chain::<u8>::new().into_vec().is_empty());
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::actions::{Notation, Verb};
 use crate::card_types::{Ability, Effect, Trigger};
 use crate::catalogue::Catalogue;
-use crate::pyjson::J;
+use crate::pyjson::{Key, J};
 use crate::sleeve::AbilityRef;
 use crate::state::{CardId, Pending, State, Step, Turn};
 use crate::zones::{
@@ -49,7 +49,7 @@ fn act(verb: Verb, args: &[&str]) -> Notation {
     Notation { verb, args: args.iter().map(|a| Box::<str>::from(*a)).collect() }
 }
 
-fn entry(key: &str, v: J) -> (Box<str>, J) {
+fn entry(key: &'static str, v: J) -> (Key, J) {
     (key.into(), v)
 }
 

@@ -28,7 +28,7 @@ use crate::catalogue::Catalogue;
 use crate::effects::base::distinct_cards;
 use crate::flow::{finish_game, start_turn};
 use crate::harvest::{buy_advancement, mana_available, markets, Market, MAX_ADV_BUYS};
-use crate::pyjson::J;
+use crate::pyjson::{Key, J};
 use crate::rng::{Rng, Seed, Stream};
 use crate::rulesets::RuleSet;
 use crate::setup::{deal_starting_fields, new_state};
@@ -119,7 +119,7 @@ pub fn resample_hidden_leaders(st: &mut State, viewer: Option<u8>, rng: &mut Rng
         let b = pool.pop().map_or(J::Null, |l| J::from(&*cat.leaders[usize::from(l)].name));
         J::List(vec![a, b])
     };
-    let set_leaders = |data: &mut Vec<(Box<str>, J)>, v: J| match data.iter_mut().find(|(k, _)| &**k == "leaders") {
+    let set_leaders = |data: &mut Vec<(Key, J)>, v: J| match data.iter_mut().find(|(k, _)| &**k == "leaders") {
         Some(slot) => slot.1 = v,
         None => data.push(("leaders".into(), v)),
     };
@@ -208,7 +208,7 @@ fn act(verb: Verb, arg: String) -> Notation {
 }
 
 /// Step or decision data from its pairs.
-fn data<const N: usize>(pairs: [(&str, J); N]) -> Data {
+fn data<const N: usize>(pairs: [(&'static str, J); N]) -> Data {
     pairs.into_iter().map(|(k, v)| (k.into(), v)).collect()
 }
 

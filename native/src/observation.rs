@@ -25,7 +25,7 @@
 use crate::card_types::{Slot, Symbol, SLOTS, SYMBOLS};
 use crate::flow::acting_player;
 use crate::harvest::{buy_options, mana_available, spirits_available};
-use crate::pyjson::J;
+use crate::pyjson::{Key, J};
 use crate::registry;
 use crate::scoring::{breakdown, winners, Breakdown};
 use crate::sleeve::{AbilityRef, SleeveStats};
@@ -281,7 +281,7 @@ pub fn owned_view(st: &State, p: u8, viewer: Option<u8>) -> J {
 /// {buy action's notation: mana it costs now}, as Python's dict comprehension builds it
 /// (a later option for the same action overwrites the price of the earlier one).
 fn prices(st: &State) -> J {
-    let mut out: Vec<(Box<str>, J)> = Vec::new();
+    let mut out: Vec<(Key, J)> = Vec::new();
     for o in buy_options(st, false, None, 0) {
         let words = match o.target {
             None => format!("buy {}", o.market),
@@ -312,8 +312,8 @@ fn breakdown_view(b: &Breakdown) -> J {
 /// The active player's Harvest resources (the observation's `turn`).
 fn turn_view(st: &State, viewer: Option<u8>) -> J {
     let t = &st.turn;
-    let mut out: Vec<(Box<str>, J)> = Vec::with_capacity(12);
-    let mut put = |k: &str, v: J| out.push((k.into(), v));
+    let mut out: Vec<(Key, J)> = Vec::with_capacity(12);
+    let mut put = |k: &'static str, v: J| out.push((k.into(), v));
     put("player", int(t.player));
     put("spoiled", J::Bool(t.spoiled));
     put("advancement_buys", J::Int(t.adv_buys));
@@ -342,7 +342,7 @@ fn pending_view(st: &State, viewer: Option<u8>) -> J {
     let Some(pd) = st.pending.last() else { return J::Null };
     let mine = viewer == Some(pd.player);
     let description = registry::describe(st, pd).unwrap_or_else(|| pd.kind.replace('_', " "));
-    let mut out: Vec<(Box<str>, J)> = Vec::with_capacity(6);
+    let mut out: Vec<(Key, J)> = Vec::with_capacity(6);
     out.push(("kind".into(), J::Str(pd.kind.clone())));
     out.push(("player".into(), int(pd.player)));
     out.push(("description".into(), J::from(description)));
@@ -353,7 +353,7 @@ fn pending_view(st: &State, viewer: Option<u8>) -> J {
         Some(J::Int(c)) => CopyId::try_from(*c).map_or(J::Null, |c| copy_view(st, c)),
         _ => J::Null,
     };
-    let mut set = |k: &str, v: J| match out.iter_mut().find(|(key, _)| **key == *k) {
+    let mut set = |k: &'static str, v: J| match out.iter_mut().find(|(key, _)| **key == *k) {
         Some(slot) => slot.1 = v,
         None => out.push((k.into(), v)),
     };
@@ -388,8 +388,8 @@ fn player_view(st: &State, p: u8, pl: &crate::state::Player, viewer: Option<u8>)
     let own = Owned::of(st, pl);
     let mine = viewer == Some(p);
     let new: &[ValeId] = if t.player == p { &t.new_vales } else { &[] };
-    let mut out: Vec<(Box<str>, J)> = Vec::with_capacity(19);
-    let mut put = |k: &str, v: J| out.push((k.into(), v));
+    let mut out: Vec<(Key, J)> = Vec::with_capacity(19);
+    let mut put = |k: &'static str, v: J| out.push((k.into(), v));
     put("seat", int(p));
     put("deck_count", int(pl.deck.len() as i64));
     put("discard_count", int(pl.discard.len() as i64));
@@ -430,8 +430,8 @@ pub fn observe(st: &State, viewer: Option<u8>) -> J {
         levels2(&|l| J::List(st.vale_rows[l].iter().map(|v| v.map_or(J::Null, |v| vale_view(st, v, false))).collect()));
     let soil = J::Map(SLOTS.iter().zip(st.soil_left).map(|(s, n)| (s.name().into(), J::Int(n))).collect());
     let soil_cost = st.cat.copy_type(st.cat.soil_copy(Slot::Top)).cost;
-    let mut out: Vec<(Box<str>, J)> = Vec::with_capacity(26);
-    let mut put = |k: &str, v: J| out.push((k.into(), v));
+    let mut out: Vec<(Key, J)> = Vec::with_capacity(26);
+    let mut put = |k: &'static str, v: J| out.push((k.into(), v));
     put("viewer", opt_int(viewer));
     put("ruleset", J::from(st.ruleset.name));
     put("sets", strs(st.cat.sets.iter().map(|s| &**s)));

@@ -8,6 +8,10 @@
 
 use std::fmt::Write;
 
+/// A dict's key: borrowed when the engine names it (`"card"`), owned when read from a save,
+/// so that the data of events, steps and decisions costs no allocation per key.
+pub type Key = std::borrow::Cow<'static, str>;
+
 /// A JSON value as the Python engine holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum J {
@@ -24,7 +28,7 @@ pub enum J {
     /// A list.
     List(Vec<J>),
     /// A dict (written with its keys sorted).
-    Map(Vec<(Box<str>, J)>),
+    Map(Vec<(Key, J)>),
     /// Text that is already this module's JSON (copied verbatim).
     Raw(Box<str>),
 }
@@ -66,7 +70,7 @@ impl J {
     }
 
     /// A dict from `(key, value)` pairs.
-    pub fn map<const N: usize>(pairs: [(&str, J); N]) -> J {
+    pub fn map<const N: usize>(pairs: [(&'static str, J); N]) -> J {
         J::Map(pairs.into_iter().map(|(k, v)| (k.into(), v)).collect())
     }
 
@@ -98,7 +102,7 @@ impl J {
                 out.push(']');
             }
             J::Map(pairs) => {
-                let mut sorted: Vec<&(Box<str>, J)> = pairs.iter().collect();
+                let mut sorted: Vec<&(Key, J)> = pairs.iter().collect();
                 sorted.sort_by(|a, b| a.0.cmp(&b.0));
                 out.push('{');
                 for (i, (k, v)) in sorted.into_iter().enumerate() {
@@ -211,7 +215,7 @@ impl Parser<'_> {
             Some(b'{') => {
                 self.depth += 1;
                 self.i += 1;
-                let mut pairs: Vec<(Box<str>, J)> = Vec::new();
+                let mut pairs: Vec<(Key, J)> = Vec::new();
                 self.ws();
                 if self.eat("}") {
                     self.depth -= 1;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::catalogue::Catalogue;
 use crate::errors::{py_repr, SaveError};
-use crate::pyjson::{parse, J};
+use crate::pyjson::{parse, Key, J};
 use crate::rng::{Rng, Seed, Stream};
 use crate::rulesets::get_ruleset;
 use crate::state::{
@@ -36,7 +36,7 @@ fn strs(xs: &[Box<str>]) -> J {
 }
 
 /// Step and decision data with copy ids written as labels (Python's `_enc`).
-fn enc(st: &State, data: &[(Box<str>, J)]) -> J {
+fn enc(st: &State, data: &[(Key, J)]) -> J {
     J::Map(
         data.iter()
             .map(|(k, v)| {
@@ -93,7 +93,7 @@ pub fn state_to_json(st: &State) -> J {
             ])
         })
         .collect();
-    let level = |k: usize| -> Box<str> { (k + 1).to_string().into() };
+    let level = |k: usize| -> Key { (k + 1).to_string().into() };
     let t = &st.turn;
     let turn = J::map([
         ("player", J::Int(i64::from(t.player))),
@@ -120,7 +120,7 @@ pub fn state_to_json(st: &State) -> J {
         ("upgrades", ids(&t.upgrades)),
         ("phase_floor", J::Int(t.phase_floor)),
     ]);
-    let states: Vec<(Box<str>, J)> =
+    let states: Vec<(Key, J)> =
         st.rng.sorted_states().into_iter().map(|(k, v)| (k.into(), J::BigInt(v.to_string().into()))).collect();
     J::map([
         ("format", J::from(FORMAT)),
@@ -151,7 +151,7 @@ pub fn state_to_json(st: &State) -> J {
                 crate::card_types::SLOTS
                     .iter()
                     .zip(st.soil_left)
-                    .map(|(s, n)| (Box::<str>::from(s.name()), J::Int(n)))
+                    .map(|(s, n)| (Key::from(s.name()), J::Int(n)))
                     .collect(),
             ),
         ),
@@ -335,7 +335,7 @@ fn copies_of(cat: &Catalogue, v: &J, what: &str) -> Result<Vec<Option<CopyId>>, 
     list(v, what)?.iter().map(|x| if *x == J::Null { Ok(None) } else { copy_of(cat, x).map(Some) }).collect()
 }
 
-fn dict_pairs(data: &J, what: &str) -> Result<Vec<(Box<str>, J)>, SaveError> {
+fn dict_pairs(data: &J, what: &str) -> Result<Vec<(Key, J)>, SaveError> {
     match data {
         J::Map(kv) => Ok(kv.clone()),
         _ => Err(corrupt(format_args!("{} must be a dict, not {}", py_repr(what), j_repr(data)))),
@@ -343,7 +343,7 @@ fn dict_pairs(data: &J, what: &str) -> Result<Vec<(Box<str>, J)>, SaveError> {
 }
 
 /// Step and decision data with labels read back as copy ids (Python's `_dec`).
-fn dec(cat: &Catalogue, data: &J, what: &str) -> Result<Vec<(Box<str>, J)>, SaveError> {
+fn dec(cat: &Catalogue, data: &J, what: &str) -> Result<Vec<(Key, J)>, SaveError> {
     let mut out = dict_pairs(data, what)?;
     for (k, v) in &mut out {
         if &**k == "copy" {

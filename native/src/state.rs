@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::catalogue::Catalogue;
 use crate::chain::Chain;
-use crate::pyjson::J;
+use crate::pyjson::{Key, J};
 use crate::rng::Rng;
 use crate::rulesets::RuleSet;
 use crate::sleeve::SleeveStats;
@@ -240,7 +240,7 @@ pub struct Event {
     /// What the other seats read.
     pub public_text: String,
     /// Its data (a dict).
-    pub data: Vec<(Box<str>, J)>,
+    pub data: Vec<(Key, J)>,
 }
 
 /// A piece of rules work waiting to run (Python's `Step`: a kind and its data).
@@ -252,7 +252,7 @@ pub struct Step {
     /// The player it is for.
     pub player: u8,
     /// Its data (a dict; a `copy` entry is a copy id, `items` a list of such dicts).
-    pub data: Vec<(Box<str>, J)>,
+    pub data: Vec<(Key, J)>,
 }
 
 /// A decision someone must take before the game can go on (Python's `Pending`).
@@ -263,7 +263,7 @@ pub struct Pending {
     /// Who decides.
     pub player: u8,
     /// Its data, as [`Step::data`].
-    pub data: Vec<(Box<str>, J)>,
+    pub data: Vec<(Key, J)>,
     /// Card ids this decision shows only to `player`.
     pub private: Vec<CardId>,
 }

@@ -8,13 +8,13 @@ use std::sync::{Arc, Weak};
 
 use crate::card_types::Symbol;
 use crate::catalogue::Catalogue;
-use crate::pyjson::J;
+use crate::pyjson::{Key, J};
 use crate::rng::Stream;
 use crate::sleeve::{compute_stats, SleeveStats};
 use crate::state::{CardId, CopyId, Event, Pending, State, Step};
 
 /// A step's or a decision's data (Python's dict, in insertion order).
-pub type Data = Vec<(Box<str>, J)>;
+pub type Data = Vec<(Key, J)>;
 
 /// How many cards' stats one catalogue's cache holds before it starts again (Python's
 /// `remember` bound on `Catalogue._stats`).
@@ -179,7 +179,7 @@ pub fn push_int(out: &mut String, n: i64) {
 }
 
 /// Record an event (Python's `log`).
-pub fn log(st: &mut State, kind: &'static str, player: Option<u8>, text: String, data: Vec<(Box<str>, J)>) {
+pub fn log(st: &mut State, kind: &'static str, player: Option<u8>, text: String, data: Vec<(Key, J)>) {
     st.events.push(Event { kind: kind.into(), player, text, private_to: None, public_text: String::new(), data });
 }
 

@@ -131,7 +131,7 @@ pub struct Record {
     /// Python bot asks its view for them).
     pub bot_seconds: Vec<f64>,
     /// Every action played, as notation.
-    pub history: Vec<Arc<str>>,
+    pub history: Vec<Box<str>>,
 }
 
 /// Play game `i` of `arena` to the end (or to its round limit) and return its record; `Err`
@@ -170,7 +170,7 @@ pub fn play_game(arena: &Arena, i: u64) -> Result<Record, String> {
         unfinished,
         decisions,
         bot_seconds: spent,
-        history: st.history.iter().map(|h| Arc::from(&**h)).collect(),
+        history: std::mem::take(&mut st.history).into_vec(),
     })
 }
 

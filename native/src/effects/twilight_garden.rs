@@ -50,7 +50,7 @@ fn act(verb: Verb, args: &[&str]) -> Notation {
     Notation { verb, args: args.iter().map(|&a| a.into()).collect() }
 }
 
-fn data<const N: usize>(pairs: [(&str, J); N]) -> Data {
+fn data<const N: usize>(pairs: [(&'static str, J); N]) -> Data {
     pairs.into_iter().map(|(k, v)| (k.into(), v)).collect()
 }
 
