@@ -110,3 +110,7 @@ def test_the_command_writes_the_positions_with_a_summary(tmp_path):
     assert r.exit_code == 2 and "unknown bot 'nobody'" in r.output and not (tmp_path / "x.npz").exists()
     r = CliRunner().invoke(app, ["selfplay", "--games", "2", "--out", str(tmp_path / "no" / "x.npz")])
     assert r.exit_code == 2 and "does not exist" in r.output
+    taken = tmp_path / "a folder"            # a place that cannot take the file: exit status 1
+    taken.mkdir()
+    r = CliRunner().invoke(app, ["selfplay", "--games", "1", "--out", str(taken)], env={"COLUMNS": "200"})
+    assert r.exit_code == 1 and f"cannot write {taken}" in r.output and taken.is_dir(), r.output

@@ -102,4 +102,10 @@ def test_the_command_logs_each_pass_and_writes_weights_that_read_back(data, tmp_
     assert r.exit_code == 2 and "--hidden takes widths" in r.output
     r = CliRunner().invoke(app, ["train", str(src), "--out", str(tmp_path / "no" / "x.json")])
     assert r.exit_code == 2 and "does not exist" in r.output
+    # a place that cannot take the file (here a folder): one line, exit status 1, after the work
+    taken = tmp_path / "a folder"
+    taken.mkdir()
+    r = CliRunner().invoke(app, ["train", str(src), "--out", str(taken), "--hidden", "5", "--epochs", "1"],
+                           env={"COLUMNS": "200"})
+    assert r.exit_code == 1 and f"cannot write {taken}" in r.output and taken.is_dir(), r.output
     json.loads(out.read_text())   # the weights file is plain JSON

@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
     TimeRemainingColumn
 
 from ..bots.arena import MAX_ROUNDS
+from .output import check_folder, write
 
 
 def command(
@@ -37,9 +38,7 @@ def command(
     from ..learn.selfplay import generate
 
     console = Console(stderr=True, soft_wrap=True)   # a path is never cut across lines
-    if not out.parent.is_dir():     # say so now, not after the games
-        console.print(f"[red]error:[/red] cannot write {out}: the folder {out.parent} does not exist")
-        raise typer.Exit(2)
+    check_folder(console, out)
     set_list = tuple(s.strip() for s in sets.split(",") if s.strip())
     columns = (TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
@@ -53,11 +52,7 @@ def command(
     except (ValueError, RuntimeError) as exc:   # RuntimeError: no Ray cluster
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
-    try:
-        positions.save(out)
-    except OSError as exc:
-        console.print(f"[red]error:[/red] cannot write {out}: {exc}")
-        raise typer.Exit(1) from None
+    write(console, out, positions.save)
     seconds = positions.meta["seconds"]
     where = "on Ray" if backend == "ray" else f"with {jobs} job(s)"
     console.print(f"{len(positions)} positions from {games} games written to {out} "

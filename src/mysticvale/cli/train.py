@@ -10,6 +10,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from .output import check_folder, write
+
 
 def command(
     data: list[Path] = typer.Argument(..., help="Positions files written by mysticvale selfplay (.npz)."),
@@ -30,9 +32,7 @@ def command(
     from ..learn.train import train
 
     console = Console(stderr=True, soft_wrap=True)
-    if not out.parent.is_dir():
-        console.print(f"[red]error:[/red] cannot write {out}: the folder {out.parent} does not exist")
-        raise typer.Exit(2)
+    check_folder(console, out)
     try:
         widths = tuple(int(h) for h in hidden.split(",") if h.strip())
     except ValueError:
@@ -63,11 +63,7 @@ def command(
     except (ValueError, ImportError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
-    try:
-        net.save(out)
-    except OSError as exc:
-        console.print(f"[red]error:[/red] cannot write {out}: {exc}")
-        raise typer.Exit(1) from None
+    write(console, out, net.save)
     console.print(f"held-out log-loss {report.held_out_loss:.4f} after pass {report.best_epoch} "
                   f"(the value model: {report.model_loss:.4f}) on {report.held_out_rows} rows; "
                   f"{report.train_rows} rows trained on in {report.seconds:.1f} s; weights written to {out}")
