@@ -4,6 +4,11 @@
     .venv/bin/python benchmarks/diff_native.py --games 200 --every-step        # every comparison after every step
     .venv/bin/python benchmarks/diff_native.py --games 100 --policy greedy --sets base --players 2
     .venv/bin/python benchmarks/diff_native.py --games 100000 --jobs 2 --no-observe
+    .venv/bin/python benchmarks/diff_native.py --games 20000 --start 20000 --jobs 2   # games 20000-39999
+
+A long run prints a progress line on stderr every 5% (games compared, divergences so far);
+``--start`` splits one run into parts: the parts ``--start 0``, ``20000``, ... of ``--games 20000``
+with the same ``--seed`` play exactly the games of one ``--games 100000`` run.
 
 Each game is played by the Python engine and the native core side by side
 (``tests/native/lockstep.py``): before every action the legal actions (in order), the seat
@@ -78,6 +83,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1, help="processes (the same games either way)")
+    ap.add_argument("--start", type=int, default=0, help="the first game's number (a part of a longer run)")
     ap.add_argument("--every-step", action="store_true", help="saves and observations after every step")
     ap.add_argument("--no-observe", action="store_true", help="do not compare observations")
     ap.add_argument("--sets", help="one set list, comma-separated (default: every set list in turn)")
@@ -88,27 +94,33 @@ def main() -> int:
     ap.add_argument("--finish-turn", choices=("yes", "no"))
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
-    if args.games < 1 or args.jobs < 1:
-        ap.error("--games and --jobs must be at least 1")
+    if args.games < 1 or args.jobs < 1 or args.start < 0:
+        ap.error("--games and --jobs must be at least 1, --start at least 0")
     from mysticvale.engine import native
     if not native.available():
         print(f"the native core is not available: {native.unavailable_reason()}", file=sys.stderr)
         return 2
     t0, c0 = time.perf_counter(), time.process_time()
     chunk = max(1, min(50, args.games // (args.jobs * 4) or 1))
-    jobs = [(range(a, min(args.games, a + chunk)), args.seed, args) for a in range(0, args.games, chunk)]
+    end = args.start + args.games
+    jobs = [(range(a, min(end, a + chunk)), args.seed, args) for a in range(args.start, end, chunk)]
     total = {"games": 0, "steps": 0, "over": 0, "observed": 0, "divergences": [], "decisions": {}}
     if args.jobs == 1:
         parts = map(_run, jobs)
     else:
         pool = ProcessPoolExecutor(max_workers=args.jobs)
         parts = pool.map(_run, jobs)
+    every = max(1, args.games // 20)
     for part in parts:
+        before = total["games"]
         for k in ("games", "steps", "over", "observed"):
             total[k] += part[k]
         total["divergences"].extend(part["divergences"])
         for k, n in part["decisions"].items():
             total["decisions"][k] = total["decisions"].get(k, 0) + n
+        if total["games"] // every > before // every and total["games"] < args.games:
+            print(f"{total['games']} of {args.games} games compared, {len(total['divergences'])} divergences, "
+                  f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     if args.jobs > 1:
         pool.shutdown()
     total["seconds"] = time.perf_counter() - t0
@@ -117,7 +129,8 @@ def main() -> int:
     if args.json:
         print(json.dumps(total, indent=2))
     else:
-        print(f"games {total['games']} (ended {total['over']}), steps {total['steps']}, "
+        first = f" (games {args.start}-{end - 1})" if args.start else ""
+        print(f"games {total['games']}{first} (ended {total['over']}), steps {total['steps']}, "
               f"observations compared {total['observed']}, divergences {len(total['divergences'])}, "
               f"{total['seconds']:.1f} s")
         print("decisions met: " + ", ".join(f"{k} {n}" for k, n in total["decisions"].items()))
